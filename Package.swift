@@ -1,0 +1,30 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// FunctionalNetworking: networking as a function, built from hand-written futures,
+// functional combinators and composers. No package dependencies, by design.
+let package = Package(
+    name: "FunctionalNetworking",
+    // The standard library's `Clock` and `Duration` need macOS 13 / iOS 16.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "Futures", targets: ["Futures"]),
+        .library(name: "FunctionalNetworkingTesting", targets: ["FunctionalNetworkingTesting"]),
+        .executable(name: "Playgrounds", targets: ["Playgrounds"]),
+    ],
+    targets: [
+        .target(name: "Futures"),
+        .target(name: "FunctionalNetworkingTesting", dependencies: ["Futures"]),
+        .executableTarget(
+            name: "Playgrounds",
+            dependencies: ["Futures", "FunctionalNetworkingTesting"],
+            path: "Playgrounds"
+        ),
+        .testTarget(name: "FuturesTests", dependencies: ["Futures", "FunctionalNetworkingTesting"]),
+        .testTarget(
+            name: "FunctionalNetworkingTestingTests",
+            dependencies: ["FunctionalNetworkingTesting"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
