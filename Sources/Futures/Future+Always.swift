@@ -1,0 +1,24 @@
+// MARK: - Side effects
+
+extension Future {
+    /// Returns a future with the same result, after running `body` with it.
+    ///
+    /// Use it for work that must happen whatever the outcome, such as hiding a spinner:
+    ///
+    /// ```swift
+    /// loadProduct(id)
+    ///     .always { _ in spinner.stop() }
+    ///     .observe { result in show(result) }
+    /// ```
+    ///
+    /// Unlike ``observe(_:)``, `always` makes a derived future, so cancelling the returned
+    /// future still cancels this one.
+    public func always(
+        _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) -> Future<Value> {
+        derive { result, derived in
+            body(result)
+            return derived.completeDeferringCallbacks(with: result).pending
+        }
+    }
+}

@@ -1,0 +1,38 @@
+// MARK: - Delaying
+
+extension Future {
+    /// Returns a future that completes with this future's result, `duration` after it arrives.
+    ///
+    /// ```swift
+    /// let debounced = search(query).delay(for: .milliseconds(300))
+    /// ```
+    ///
+    /// The wait runs on `clock`, so a test can pass a manual clock and never sleep. A
+    /// cancellation passes through at once.
+    ///
+    /// - Parameters:
+    ///   - duration: How long to hold the result back.
+    ///   - clock: The clock that measures the wait; `ContinuousClock` unless you pass another.
+    /// - Returns: A derived future; cancelling it stops the wait and releases this future.
+    public func delay<C: Clock>(
+        for duration: C.Duration,
+        clock: C = ContinuousClock()
+    ) -> Future<Value> {
+        derive { result, derived in
+            if case .failure(let error) = result, error is CancellationError {
+                return derived.completeDeferringCallbacks(with: result).pending
+            }
+            let deadline = clock.now.advanced(by: duration)
+            let wait = Task {
+                do {
+                    try await clock.sleep(until: deadline, tolerance: nil)
+                    derived.complete(with: result)
+                } catch {
+                    derived.complete(with: .failure(error))
+                }
+            }
+            derived.addCancellationHandler { wait.cancel() }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// The writable side of a ``Future``: whoever does the work holds the promise and completes it.
+///
+/// A `Promise` *is* a `Future`, so a function can create a promise, start the work, and return
+/// the promise where a future is expected:
+///
+/// ```swift
+/// func request(_ endpoint: Endpoint) -> Future<Data> {
+///     let promise = Promise<Data>()
+///     guard let url = endpoint.url else {
+///         promise.reject(with: Endpoint.Error.invalidURL)
+///         return promise
+///     }
+///     let task = session.dataTask(with: url) { data, _, error in
+///         if let error {
+///             promise.reject(with: error)
+///         } else {
+///             promise.resolve(with: data ?? Data())
+///         }
+///     }
+///     promise.onCancel { task.cancel() }
+///     task.resume()
+///     return promise
+/// }
+/// ```
+///
+/// The first completion wins: later calls to ``resolve(with:)``, ``reject(with:)`` or
+/// ``complete(with:)`` are ignored and return `false`.
+///
+/// - Note: A promise adds no state of its own: its state is the ``Future``'s, guarded by the
+///   future's lock, which is why it restates the future's `@unchecked Sendable`.
+public final class Promise<Value: Sendable>: Future<Value>, @unchecked Sendable {
+    /// Creates a pending promise.
+    public override init() {
+        super.init()
+    }
+
+    /// Completes the promise with `value`, running every observer.
+    ///
+    /// - Returns: `true` if this call completed the promise, `false` if it had already
+    ///   completed (the value is then ignored).
+    @discardableResult
+    public func resolve(with value: Value) -> Bool {
+        complete(with: .success(value))
+    }
+
+    /// Completes the promise with `error`, running every observer.
+    ///
+    /// - Returns: `true` if this call completed the promise, `false` if it had already
+    ///   completed (the error is then ignored).
+    @discardableResult
+    public func reject(with error: any Error) -> Bool {
+        complete(with: .failure(error))
+    }
+
+    /// Completes the promise with `result`, running every observer.
+    ///
+    /// - Returns: `true` if this call completed the promise, `false` if it had already
+    ///   completed.
+    @discardableResult
+    public override func complete(with result: Result<Value, any Error>) -> Bool {
+        super.complete(with: result)
+    }
+
+    /// Registers work to stop when the promise is cancelled: the URLSession task, the `Task`.
+    ///
+    /// `handler` runs once, when ``Future/cancel()`` cancels the promise — directly, or because
+    /// every future derived from it was cancelled. If the promise was already cancelled, it
+    /// runs at once; if the promise completed some other way, it is dropped and never runs.
+    ///
+    /// ```swift
+    /// let promise = Promise<Data>()
+    /// let task = Task { try await work(promise) }
+    /// promise.onCancel { task.cancel() }
+    /// ```
+    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        addCancellationHandler(handler)
+    }
+}
+
+extension Promise where Value == Void {
+    /// Completes a `Promise<Void>`.
+    ///
+    /// - Returns: `true` if this call completed the promise.
+    @discardableResult
+    public func resolve() -> Bool {
+        resolve(with: ())
+    }
+}
