@@ -1,4 +1,6 @@
+import Foundation
+
 // The tour. `swift run Playgrounds` runs every page in order; `swift run Playgrounds <page>`
-// runs one.
-let tour = Tour(pages: [FuturesPage.page])
-await tour.run(arguments: Array(CommandLine.arguments.dropFirst()))
+// runs one; an unknown page name lists the pages.
+let tour = Tour(pages: [futuresPage])
+exit(await tour.run(arguments: Array(CommandLine.arguments.dropFirst())))

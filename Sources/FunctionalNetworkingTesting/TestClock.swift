@@ -53,6 +53,12 @@ public final class TestClock: Clock, @unchecked Sendable {
         /// How many were sleeping when the wait gave up.
         public let sleeping: Int
 
+        /// Creates the error for a wait for `expected` sleepers that saw only `sleeping`.
+        public init(expected: Int, sleeping: Int) {
+            self.expected = expected
+            self.sleeping = sleeping
+        }
+
         /// A sentence saying what did not happen.
         public var description: String {
             "Waited for \(expected) task(s) to sleep on the TestClock, but only \(sleeping) did."
@@ -172,18 +178,23 @@ public final class TestClock: Clock, @unchecked Sendable {
     ///
     /// Use it before ``advance(by:)`` when the code under test starts its sleep from a `Task`.
     public func waitForSleepers(count: Int = 1, timeout: Duration = .seconds(5)) async throws {
-        let promise = Promise<Void>()
-        lock.lock()
-        if sleepers.count >= count {
-            lock.unlock()
+        guard let promise = registerWaiter(count: count) else {
             return
         }
-        waiters.append(Waiter(count: count, promise: promise))
-        lock.unlock()
         do {
             try await promise.timeout(after: timeout).value
         } catch is TimeoutError {
             throw SleepersTimeout(expected: count, sleeping: sleeperCount)
+        }
+    }
+
+    /// Returns a promise resolved once `count` tasks sleep, or `nil` if they already do.
+    private func registerWaiter(count: Int) -> Promise<Void>? {
+        lock.withLock {
+            guard sleepers.count < count else { return nil }
+            let promise = Promise<Void>()
+            waiters.append(Waiter(count: count, promise: promise))
+            return promise
         }
     }
 

@@ -13,6 +13,7 @@ extension Future {
     ///
     /// - Parameter futures: The futures to wait for.
     /// - Returns: A future of their values, in the order of `futures`.
+    @inlinable
     public static func all<Element>(
         _ futures: some Collection<Future<Element>>
     ) -> Future<[Element]> where Value == [Element] {
@@ -34,6 +35,7 @@ extension Future {
     /// ```
     ///
     /// - Precondition: `futures` is not empty; a race with no entrants would never complete.
+    @inlinable
     public static func race(_ futures: some Collection<Future<Value>>) -> Future<Value> {
         let inputs = Array(futures)
         precondition(!inputs.isEmpty, "Future.race needs at least one future; an empty race never completes.")
@@ -43,6 +45,7 @@ extension Future {
     /// Derives one future from several: each success is offered to `accept`, whose non-nil
     /// answer completes the result; the first failure does. When the result completes, or is
     /// cancelled, every input is released.
+    @inlinable
     static func join<Element>(
         _ inputs: [Future<Element>],
         accept: @escaping @Sendable (Int, Element) -> Value?
@@ -58,9 +61,9 @@ extension Future {
         }
         derived.addCancellationHandler(releaseInputs)
         for (index, input) in inputs.enumerated() {
-            input.whenComplete(retainingDependent: false) { result in
+            input.whenComplete(retainingDependent: false) {
                 let completion: Completion
-                switch result {
+                switch input.completedOutcome {
                 case .success(let value):
                     guard let joined = accept(index, value) else { return nil }
                     completion = derived.completeDeferringCallbacks(with: .success(joined))
@@ -89,6 +92,7 @@ extension Future {
 ///
 /// The first failure fails the result at once and releases the other future. Cancelling the
 /// result releases both.
+@inlinable
 public func zip<A, B>(_ first: Future<A>, _ second: Future<B>) -> Future<(A, B)> {
     let gather = Gather<ZipPart<A, B>>(count: 2)
     let parts = [first.map { ZipPart<A, B>.first($0) }, second.map { ZipPart<A, B>.second($0) }]
@@ -101,6 +105,7 @@ public func zip<A, B>(_ first: Future<A>, _ second: Future<B>) -> Future<(A, B)>
 }
 
 /// One side of a `zip`, so that both sides fit one ``Gather``.
+@usableFromInline
 enum ZipPart<A: Sendable, B: Sendable>: Sendable {
     case first(A)
     case second(B)
@@ -109,6 +114,7 @@ enum ZipPart<A: Sendable, B: Sendable>: Sendable {
 /// Returns a future of all three values, once all three futures have succeeded.
 ///
 /// The first failure fails the result at once and releases the others.
+@inlinable
 public func zip<A, B, C>(
     _ first: Future<A>, _ second: Future<B>, _ third: Future<C>
 ) -> Future<(A, B, C)> {

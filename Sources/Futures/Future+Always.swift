@@ -13,12 +13,13 @@ extension Future {
     ///
     /// Unlike ``observe(_:)``, `always` makes a derived future, so cancelling the returned
     /// future still cancels this one.
-    public func always(
+    @inlinable
+    public final func always(
         _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) -> Future<Value> {
-        derive { result, derived in
+        deriveResult { result in
             body(result)
-            return derived.completeDeferringCallbacks(with: result).pending
+            return result
         }
     }
 }

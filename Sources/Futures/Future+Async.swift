@@ -19,9 +19,9 @@ extension Future {
         self.init()
         let task = Task(priority: priority) {
             do {
-                self.complete(with: .success(try await operation()))
+                self.settle(with: .success(try await operation()))
             } catch {
-                self.complete(with: .failure(error))
+                self.settle(with: .failure(error))
             }
         }
         addCancellationHandler { task.cancel() }
@@ -37,20 +37,27 @@ extension Future {
     /// future does: it is cancelled once nothing else depends on it (see ``cancel()``), and the
     /// task gets `CancellationError`. A future that has already completed returns at once,
     /// without suspending. The caller resumes in its own isolation.
-    public var value: Value {
+    @inlinable
+    public final var value: Value {
         get async throws {
             if let outcome = result {
                 return try outcome.get()
             }
-            retainDependent()
+            // The relay lets a cancelled task stop waiting at once, even when the future itself
+            // goes on because something else still depends on it.
+            let relay = Promise<Value>()
+            whenComplete(retainingDependent: true) { [self] in
+                relay.completeDeferringCallbacks(with: completedOutcome).pending
+            }
             return try await withTaskCancellationHandler {
                 try await withUnsafeThrowingContinuation { continuation in
-                    whenComplete(retainingDependent: false) { result in
-                        continuation.resume(with: result)
+                    relay.whenComplete(retainingDependent: false) {
+                        continuation.resume(with: relay.completedOutcome)
                         return nil
                     }
                 }
             } onCancel: {
+                relay.settle(with: .failure(CancellationError()))
                 releaseChain(from: self)
             }
         }

@@ -14,11 +14,13 @@ extension Future {
     ///   - duration: How long to hold the result back.
     ///   - clock: The clock that measures the wait; `ContinuousClock` unless you pass another.
     /// - Returns: A derived future; cancelling it stops the wait and releases this future.
-    public func delay<C: Clock>(
+    public final func delay<C: Clock>(
         for duration: C.Duration,
         clock: C = ContinuousClock()
     ) -> Future<Value> {
-        derive { result, derived in
+        let derived = Future<Value>(derivedFrom: self)
+        whenComplete(retainingDependent: true) { [self] in
+            let result = completedOutcome
             if case .failure(let error) = result, error is CancellationError {
                 return derived.completeDeferringCallbacks(with: result).pending
             }
@@ -26,13 +28,14 @@ extension Future {
             let wait = Task {
                 do {
                     try await clock.sleep(until: deadline, tolerance: nil)
-                    derived.complete(with: result)
+                    derived.settle(with: result)
                 } catch {
-                    derived.complete(with: .failure(error))
+                    derived.settle(with: .failure(error))
                 }
             }
             derived.addCancellationHandler { wait.cancel() }
             return nil
         }
+        return derived
     }
 }

@@ -12,14 +12,16 @@ extension Future {
     /// - Parameter transform: Runs once, on the thread that completes this future.
     /// - Returns: A future that completes when this one does.
     /// - Note: Cancelling the returned future releases this one (see ``cancel()``).
-    public func map<NewValue>(
+    @inlinable
+    public final func map<NewValue>(
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Future<NewValue> {
-        derive { result, derived in
-            derived.completeDeferringCallbacks(with: result.flatMap { value in
-                Result { try transform(value) }
-            }).pending
+        let derived = Future<NewValue>(derivedFrom: self)
+        whenComplete(retainingDependent: true) { [self] in
+            let result = completedOutcome.flatMap { value in Result { try transform(value) } }
+            return derived.completeDeferringCallbacks(with: result).pending
         }
+        return derived
     }
 
     /// Returns a future of the future that `transform` makes from this future's value.
@@ -39,41 +41,32 @@ extension Future {
     /// - Returns: A future that completes when the future made by `transform` does.
     /// - Note: Cancelling the returned future releases this one, or, once `transform` has run,
     ///   the future it made.
-    public func flatMap<NewValue>(
+    @inlinable
+    public final func flatMap<NewValue>(
         _ transform: @escaping @Sendable (Value) throws -> Future<NewValue>
     ) -> Future<NewValue> {
-        derive { result, derived in
-            switch result {
+        let derived = Future<NewValue>(derivedFrom: self)
+        whenComplete(retainingDependent: true) { [self] in
+            switch completedOutcome {
             case .failure(let error):
                 return derived.completeDeferringCallbacks(with: .failure(error)).pending
             case .success(let value):
                 return derived.follow { try transform(value) }
             }
         }
+        return derived
     }
 }
 
-// MARK: - Deriving (internal)
+// MARK: - Following another future (internal)
 
 extension Future {
-    /// Makes a future derived from this one: `continuation` completes it from this future's
-    /// result, and cancelling it releases this future.
-    func derive<NewValue>(
-        _ continuation: @escaping @Sendable (Result<Value, any Error>, Future<NewValue>) -> (any PendingCallbacks)?
-    ) -> Future<NewValue> {
-        let derived = Future<NewValue>()
-        derived.setUpstream(self)
-        whenComplete(retainingDependent: true) { result in
-            continuation(result, derived)
-        }
-        return derived
-    }
-
     /// Completes this future with the result of the future `makeSource` returns (or with the
     /// error it throws), and makes cancelling this future release that source.
     ///
     /// - Returns: this future, when it completed at once and has callbacks to run.
-    func follow(_ makeSource: () throws -> Future<Value>) -> (any PendingCallbacks)? {
+    @inlinable
+    final func follow(_ makeSource: () throws -> Future<Value>) -> (any PendingCallbacks)? {
         guard isPending else {
             return nil  // cancelled before the source was made: do not start it
         }
@@ -85,8 +78,21 @@ extension Future {
         }
         source.retainDependent()
         setUpstream(source)
-        return source.register(retainingDependent: false) { [self] result in
-            completeDeferringCallbacks(with: result).pending
+        return source.register(retainingDependent: false) { [self] in
+            completeDeferringCallbacks(with: source.completedOutcome).pending
         }
+    }
+
+    /// Makes a future derived from this one, completed by `transform` from this future's
+    /// result, for combinators off the hot path.
+    @inlinable
+    final func deriveResult<NewValue>(
+        _ transform: @escaping @Sendable (Result<Value, any Error>) -> Result<NewValue, any Error>
+    ) -> Future<NewValue> {
+        let derived = Future<NewValue>(derivedFrom: self)
+        whenComplete(retainingDependent: true) { [self] in
+            derived.completeDeferringCallbacks(with: transform(completedOutcome)).pending
+        }
+        return derived
     }
 }

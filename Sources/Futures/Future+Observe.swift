@@ -16,7 +16,7 @@ extension Future {
     /// - Parameters:
     ///   - queue: Where `observer` runs.
     ///   - observer: Called exactly once with the future's result.
-    public func observe(
+    public final func observe(
         on queue: DispatchQueue,
         _ observer: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {

@@ -9,13 +9,14 @@ extension Future {
     ///
     /// - Note: `CancellationError` passes through unchanged, so that callers can always tell a
     ///   cancellation apart from a failure.
-    public func mapError(
+    @inlinable
+    public final func mapError(
         _ transform: @escaping @Sendable (any Error) -> any Error
     ) -> Future<Value> {
-        derive { result, derived in
-            derived.completeDeferringCallbacks(with: result.mapError { error in
+        deriveResult { result in
+            result.mapError { error in
                 error is CancellationError ? error : transform(error)
-            }).pending
+            }
         }
     }
 
@@ -28,13 +29,14 @@ extension Future {
     /// If `transform` throws, the new future fails with that error.
     ///
     /// - Note: `CancellationError` is not recovered: a cancelled future stays cancelled.
-    public func recover(
+    @inlinable
+    public final func recover(
         _ transform: @escaping @Sendable (any Error) throws -> Value
     ) -> Future<Value> {
-        derive { result, derived in
-            derived.completeDeferringCallbacks(with: result.flatMapError { error in
+        deriveResult { result in
+            result.flatMapError { error in
                 error is CancellationError ? .failure(error) : Result { try transform(error) }
-            }).pending
+            }
         }
     }
 
@@ -46,18 +48,20 @@ extension Future {
     /// ```
     ///
     /// - Note: `CancellationError` is not recovered: a cancelled future stays cancelled.
-    public func flatMapError(
+    @inlinable
+    public final func flatMapError(
         _ transform: @escaping @Sendable (any Error) throws -> Future<Value>
     ) -> Future<Value> {
-        derive { result, derived in
+        let derived = Future<Value>(derivedFrom: self)
+        whenComplete(retainingDependent: true) { [self] in
+            let result = completedOutcome
             switch result {
-            case .success:
-                return derived.completeDeferringCallbacks(with: result).pending
-            case .failure(let error) where error is CancellationError:
-                return derived.completeDeferringCallbacks(with: result).pending
-            case .failure(let error):
+            case .failure(let error) where !(error is CancellationError):
                 return derived.follow { try transform(error) }
+            default:
+                return derived.completeDeferringCallbacks(with: result).pending
             }
         }
+        return derived
     }
 }

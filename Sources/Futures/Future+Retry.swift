@@ -38,7 +38,8 @@ extension Future {
             let source = operation()
             source.retainDependent()
             derived.setUpstream(source)
-            source.whenComplete(retainingDependent: false) { result in
+            source.whenComplete(retainingDependent: false) {
+                let result = source.completedOutcome
                 guard case .failure(let error) = result, number < maxAttempts,
                     !(error is CancellationError), shouldRetry(error), derived.isPending
                 else {
@@ -55,7 +56,7 @@ extension Future {
                         try await clock.sleep(until: deadline, tolerance: nil)
                         start(number + 1)
                     } catch {
-                        derived.complete(with: .failure(error))
+                        derived.settle(with: .failure(error))
                     }
                 }
                 derived.addCancellationHandler { sleeper.cancel() }

@@ -16,22 +16,21 @@ extension Future {
     ///   - duration: The time limit.
     ///   - clock: The clock that measures it; `ContinuousClock` unless you pass another.
     /// - Returns: A derived future with this future's result, or ``TimeoutError``.
-    public func timeout<C: Clock>(
+    public final func timeout<C: Clock>(
         after duration: C.Duration,
         clock: C = ContinuousClock()
     ) -> Future<Value> {
-        let derived = Future<Value>()
-        derived.setUpstream(self)
+        let derived = Future<Value>(derivedFrom: self)
         let deadline = clock.now.advanced(by: duration)
         let timer = Task {
             try await clock.sleep(until: deadline, tolerance: nil)
-            if derived.complete(with: .failure(TimeoutError(limit: String(describing: duration)))) {
+            if derived.settle(with: .failure(TimeoutError(limit: String(describing: duration)))) {
                 releaseChain(from: self)
             }
         }
         derived.addCancellationHandler { timer.cancel() }
-        whenComplete(retainingDependent: true) { result in
-            let completion = derived.completeDeferringCallbacks(with: result)
+        whenComplete(retainingDependent: true) { [self] in
+            let completion = derived.completeDeferringCallbacks(with: completedOutcome)
             if case .completed = completion {
                 timer.cancel()
             }

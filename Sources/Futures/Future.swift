@@ -39,37 +39,45 @@
 ///   observed and cancelled from any thread. Its values must be `Sendable` too, and every
 ///   closure it stores is `@Sendable`, because it may run on another thread.
 public class Future<Value: Sendable>: @unchecked Sendable {
-    private let lock = Lock()
-    private var outcome: Result<Value, any Error>?
-    private var callbacks = InlineList<Callback>()
-    private var isRunningCallbacks = false
-    private var cancellationHandlers = InlineList<@Sendable () -> Void>()
-    private var wasCancelled = false
-    private var dependents = 0
-    private var isPinned = false
-    private weak var upstream: (any CancellationUpstream)?
+    @usableFromInline final let lock = Lock()
+    /// Written once, under the lock; read under the lock, or by callbacks, which run only
+    /// after the lock has shown it set.
+    @usableFromInline final var outcome: Result<Value, any Error>?
+    @usableFromInline final var callbacks = InlineList<Callback>()
+    @usableFromInline final var isRunningCallbacks = false
+    @usableFromInline final var cancellationHandlers = InlineList<@Sendable () -> Void>()
+    @usableFromInline final var wasCancelled = false
+    @usableFromInline final var dependents = 0
+    @usableFromInline final var isPinned = false
+    @usableFromInline final weak var upstream: (any CancellationUpstream)?
 
     /// Creates a pending future; only this module can complete one directly.
-    init() {}
+    @usableFromInline init() {}
+
+    /// Creates a pending future derived from `source`: cancelling it releases `source`.
+    @inlinable convenience init<Source>(derivedFrom source: Future<Source>) {
+        self.init()
+        upstream = source
+    }
 
     /// Creates a future that has already succeeded with `value`.
     ///
     /// ```swift
     /// let ready = Future(value: Product(id: 7, name: "iPad Pro"))
     /// ```
-    public convenience init(value: Value) {
+    @inlinable public convenience init(value: Value) {
         self.init()
         outcome = .success(value)
     }
 
     /// Creates a future that has already failed with `error`.
-    public convenience init(error: any Error) {
+    @inlinable public convenience init(error: any Error) {
         self.init()
         outcome = .failure(error)
     }
 
     /// Creates a future that has already completed with `result`.
-    public convenience init(result: Result<Value, any Error>) {
+    @inlinable public convenience init(result: Result<Value, any Error>) {
         self.init()
         outcome = result
     }
@@ -77,18 +85,18 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     // MARK: - Reading the state
 
     /// The result, or `nil` while the future is pending.
-    public var result: Result<Value, any Error>? {
+    @inlinable public final var result: Result<Value, any Error>? {
         lock.withLock { outcome }
     }
 
     /// Whether the future has not completed yet.
-    public var isPending: Bool {
+    @inlinable public final var isPending: Bool {
         lock.withLock { outcome == nil }
     }
 
     /// Whether the future was completed by ``cancel()`` (directly, or because every future
     /// derived from it was cancelled).
-    public var isCancelled: Bool {
+    public final var isCancelled: Bool {
         lock.withLock { wasCancelled }
     }
 
@@ -112,7 +120,8 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     /// - Parameter observer: Called exactly once with the future's result.
     /// - Note: Observing is an interest that cannot be withdrawn: a future with an observer is
     ///   not cancelled when the futures derived from it are. Call ``cancel()`` to cancel it.
-    public func observe(_ observer: @escaping @Sendable (Result<Value, any Error>) -> Void) {
+    @inlinable
+    public final func observe(_ observer: @escaping @Sendable (Result<Value, any Error>) -> Void) {
         lock.lock()
         isPinned = true
         if let outcome, !isRunningCallbacks {
@@ -120,7 +129,10 @@ public class Future<Value: Sendable>: @unchecked Sendable {
             observer(outcome)
             return
         }
-        callbacks.append(.observer(observer))
+        callbacks.append { [self] in
+            observer(completedOutcome)
+            return nil
+        }
         lock.unlock()
     }
 
@@ -136,7 +148,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     ///
     /// - Returns: `true` if this call cancelled the future, `false` if it had already completed.
     @discardableResult
-    public func cancel() -> Bool {
+    public final func cancel() -> Bool {
         lock.lock()
         guard outcome == nil else {
             lock.unlock()
@@ -153,8 +165,8 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     /// Completes the future and runs its callbacks.
     ///
     /// - Returns: `false` if the future had already completed.
-    @discardableResult
-    func complete(with result: Result<Value, any Error>) -> Bool {
+    @inlinable @discardableResult
+    final func settle(with result: Result<Value, any Error>) -> Bool {
         switch completeDeferringCallbacks(with: result) {
         case .alreadyCompleted:
             return false
@@ -166,23 +178,10 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// What setting a result did.
-    enum Completion {
-        /// Another completion came first; nothing changed.
-        case alreadyCompleted
-        /// The result is set; the callbacks, if any, wait for the caller to run them.
-        case completed((any PendingCallbacks)?)
-
-        /// The future to hand to a ``CallbackRunner``, if any.
-        var pending: (any PendingCallbacks)? {
-            if case .completed(let pending) = self { return pending }
-            return nil
-        }
-    }
-
     /// Sets the result without running callbacks, so that a callback completing a derived
     /// future hands it back to the running loop instead of nesting a stack frame.
-    func completeDeferringCallbacks(with result: Result<Value, any Error>) -> Completion {
+    @inlinable
+    final func completeDeferringCallbacks(with result: Result<Value, any Error>) -> Completion {
         lock.lock()
         guard outcome == nil else {
             lock.unlock()
@@ -198,11 +197,20 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         return .completed(mustRun ? self : nil)
     }
 
+    /// The result, read by a callback: callbacks run only once the result is set.
+    @inlinable final var completedOutcome: Result<Value, any Error> {
+        guard let outcome else {
+            preconditionFailure("A future's callback ran before the future completed.")
+        }
+        return outcome
+    }
+
     /// Cancels the pending future; the lock must be held and is released.
     ///
     /// - Returns: the upstream future to release next (the caller walks the chain in a loop,
     ///   so cancelling a long chain does not recurse).
-    private func cancelLocked() -> (any CancellationUpstream)? {
+    @usableFromInline
+    final func cancelLocked() -> (any CancellationUpstream)? {
         outcome = .failure(CancellationError())
         wasCancelled = true
         let next = upstream
@@ -220,62 +228,54 @@ public class Future<Value: Sendable>: @unchecked Sendable {
 
     // MARK: - Callbacks and dependents (internal)
 
-    /// A registered callback: a user's observer, or a combinator's continuation that completes
-    /// a derived future and hands it back for running.
-    enum Callback: Sendable {
-        case observer(@Sendable (Result<Value, any Error>) -> Void)
-        case continuation(@Sendable (Result<Value, any Error>) -> (any PendingCallbacks)?)
-    }
-
-    /// Registers a combinator's continuation.
+    /// Registers a combinator's callback.
     ///
     /// - Parameters:
     ///   - retainingDependent: Counts the caller as a cancellable dependent (see
     ///     ``releaseDependent()``).
-    ///   - continuation: Runs once with the result and returns the future it completed.
-    /// - Returns: What `continuation` returned, when it ran at once because the future had
-    ///   already completed; the caller runs it or hands it on.
-    func register(
-        retainingDependent: Bool,
-        _ continuation: @escaping @Sendable (Result<Value, any Error>) -> (any PendingCallbacks)?
-    ) -> (any PendingCallbacks)? {
+    ///   - callback: Runs once, after the result is set (read it with ``completedOutcome``),
+    ///     and returns the derived future it completed, if that has callbacks to run.
+    /// - Returns: What `callback` returned, when it ran at once because the future had already
+    ///   completed; the caller runs it or hands it on.
+    @inlinable
+    final func register(retainingDependent: Bool, _ callback: @escaping Callback) -> (any PendingCallbacks)? {
         lock.lock()
-        if let outcome, !isRunningCallbacks {
+        if outcome != nil, !isRunningCallbacks {
             lock.unlock()
-            return continuation(outcome)
+            return callback()
         }
         if retainingDependent {
             dependents += 1
         }
-        callbacks.append(.continuation(continuation))
+        callbacks.append(callback)
         lock.unlock()
         return nil
     }
 
-    /// Registers a continuation and runs whatever it completes at once.
-    func whenComplete(
-        retainingDependent: Bool,
-        _ continuation: @escaping @Sendable (Result<Value, any Error>) -> (any PendingCallbacks)?
-    ) {
-        if let pending = register(retainingDependent: retainingDependent, continuation) {
+    /// Registers a callback and runs whatever it completes at once.
+    @inlinable
+    final func whenComplete(retainingDependent: Bool, _ callback: @escaping Callback) {
+        if let pending = register(retainingDependent: retainingDependent, callback) {
             CallbackRunner.drain(pending)
         }
     }
 
     /// Counts one more cancellable dependent (a derived future or an awaiting task).
-    func retainDependent() {
-        lock.withLock {
-            if outcome == nil {
-                dependents += 1
-            }
+    @inlinable
+    final func retainDependent() {
+        lock.lock()
+        if outcome == nil {
+            dependents += 1
         }
+        lock.unlock()
     }
 
-    /// Records the future this one was derived from, so that cancelling this one releases it.
+    /// Records the future this one now waits on, so that cancelling this one releases it.
     ///
     /// If this future has already completed (say it was cancelled first), `source` is released
     /// at once.
-    func setUpstream(_ source: some CancellationUpstream) {
+    @usableFromInline
+    final func setUpstream(_ source: any CancellationUpstream) {
         lock.lock()
         guard outcome == nil else {
             lock.unlock()
@@ -288,7 +288,8 @@ public class Future<Value: Sendable>: @unchecked Sendable {
 
     /// Registers `handler` to run if the future is cancelled; runs it at once if it already
     /// was, and drops it if the future completed otherwise.
-    func addCancellationHandler(_ handler: @escaping @Sendable () -> Void) {
+    @usableFromInline
+    final func addCancellationHandler(_ handler: @escaping @Sendable () -> Void) {
         lock.lock()
         guard outcome == nil else {
             let cancelled = wasCancelled
@@ -303,13 +304,32 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     }
 }
 
+/// A registered callback. Combinators create callbacks in their own (specialised) code, so
+/// that the loop running them needs to know nothing of the future's value type.
+@usableFromInline typealias Callback = @Sendable () -> (any PendingCallbacks)?
+
+/// What setting a result did.
+@usableFromInline enum Completion {
+    /// Another completion came first; nothing changed.
+    case alreadyCompleted
+    /// The result is set; the callbacks, if any, wait for the caller to run them.
+    case completed((any PendingCallbacks)?)
+
+    /// The future to hand to a ``CallbackRunner``, if any.
+    @inlinable var pending: (any PendingCallbacks)? {
+        if case .completed(let pending) = self { return pending }
+        return nil
+    }
+}
+
 // MARK: - The runner's and the chain's view of a future
 
 extension Future: PendingCallbacks {
-    func runCallbacks(into runner: inout CallbackRunner) {
+    @usableFromInline
+    final func runCallbacks(into runner: inout CallbackRunner) {
         while true {
             lock.lock()
-            guard let outcome, !callbacks.isEmpty else {
+            guard !callbacks.isEmpty else {
                 isRunningCallbacks = false
                 lock.unlock()
                 return
@@ -317,13 +337,8 @@ extension Future: PendingCallbacks {
             let batch = callbacks.removeAll()
             lock.unlock()
             batch.forEach { callback in
-                switch callback {
-                case .observer(let observer):
-                    observer(outcome)
-                case .continuation(let continuation):
-                    if let next = continuation(outcome) {
-                        runner.push(next)
-                    }
+                if let next = callback() {
+                    runner.push(next)
                 }
             }
         }
@@ -331,7 +346,8 @@ extension Future: PendingCallbacks {
 }
 
 extension Future: CancellationUpstream {
-    func releaseDependent() -> (any CancellationUpstream)? {
+    @usableFromInline
+    final func releaseDependent() -> (any CancellationUpstream)? {
         lock.lock()
         guard outcome == nil, dependents > 0 else {
             lock.unlock()
@@ -347,7 +363,7 @@ extension Future: CancellationUpstream {
 }
 
 /// A future that a derived future or an awaiting task depends on.
-protocol CancellationUpstream: AnyObject, Sendable {
+@usableFromInline protocol CancellationUpstream: AnyObject, Sendable {
     /// Drops one dependent; when none is left (and nobody observes), cancels the future.
     ///
     /// - Returns: the next future up the chain to release, when this one was cancelled.
@@ -355,7 +371,7 @@ protocol CancellationUpstream: AnyObject, Sendable {
 }
 
 /// Releases `source` and, as far as cancellation reaches, the futures above it — in a loop.
-func releaseChain(from source: any CancellationUpstream) {
+@usableFromInline func releaseChain(from source: any CancellationUpstream) {
     var next: (any CancellationUpstream)? = source
     while let current = next {
         next = current.releaseDependent()

@@ -30,6 +30,7 @@
 ///   future's lock, which is why it restates the future's `@unchecked Sendable`.
 public final class Promise<Value: Sendable>: Future<Value>, @unchecked Sendable {
     /// Creates a pending promise.
+    @inlinable
     public override init() {
         super.init()
     }
@@ -39,8 +40,9 @@ public final class Promise<Value: Sendable>: Future<Value>, @unchecked Sendable 
     /// - Returns: `true` if this call completed the promise, `false` if it had already
     ///   completed (the value is then ignored).
     @discardableResult
+    @inlinable
     public func resolve(with value: Value) -> Bool {
-        complete(with: .success(value))
+        settle(with: .success(value))
     }
 
     /// Completes the promise with `error`, running every observer.
@@ -48,8 +50,9 @@ public final class Promise<Value: Sendable>: Future<Value>, @unchecked Sendable 
     /// - Returns: `true` if this call completed the promise, `false` if it had already
     ///   completed (the error is then ignored).
     @discardableResult
+    @inlinable
     public func reject(with error: any Error) -> Bool {
-        complete(with: .failure(error))
+        settle(with: .failure(error))
     }
 
     /// Completes the promise with `result`, running every observer.
@@ -57,8 +60,9 @@ public final class Promise<Value: Sendable>: Future<Value>, @unchecked Sendable 
     /// - Returns: `true` if this call completed the promise, `false` if it had already
     ///   completed.
     @discardableResult
-    public override func complete(with result: Result<Value, any Error>) -> Bool {
-        super.complete(with: result)
+    @inlinable
+    public func complete(with result: Result<Value, any Error>) -> Bool {
+        settle(with: result)
     }
 
     /// Registers work to stop when the promise is cancelled: the URLSession task, the `Task`.
@@ -72,6 +76,7 @@ public final class Promise<Value: Sendable>: Future<Value>, @unchecked Sendable 
     /// let task = Task { try await work(promise) }
     /// promise.onCancel { task.cancel() }
     /// ```
+    @inlinable
     public func onCancel(_ handler: @escaping @Sendable () -> Void) {
         addCancellationHandler(handler)
     }
@@ -82,6 +87,7 @@ extension Promise where Value == Void {
     ///
     /// - Returns: `true` if this call completed the promise.
     @discardableResult
+    @inlinable
     public func resolve() -> Bool {
         resolve(with: ())
     }

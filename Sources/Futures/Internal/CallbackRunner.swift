@@ -4,18 +4,21 @@
 /// there and then (which would nest one stack frame per step of a chain); it hands the future
 /// back to the loop in ``CallbackRunner/drain(_:)``, which runs it next. That keeps a
 /// million-step `map` or `flatMap` chain at constant stack depth.
+@usableFromInline
 protocol PendingCallbacks: AnyObject, Sendable {
     /// Runs every registered callback, pushing the futures they complete onto `stack`.
     func runCallbacks(into stack: inout CallbackRunner)
 }
 
 /// The iterative loop that runs callbacks of completed futures.
+@usableFromInline
 struct CallbackRunner: ~Copyable {
     private var top: (any PendingCallbacks)?
     private var rest: [any PendingCallbacks] = []
 
     private init() {}
 
+    @usableFromInline
     mutating func push(_ pending: any PendingCallbacks) {
         if let top {
             rest.append(top)
@@ -30,6 +33,7 @@ struct CallbackRunner: ~Copyable {
     }
 
     /// Runs the callbacks of `first` and of every future they complete, without recursion.
+    @usableFromInline
     static func drain(_ first: any PendingCallbacks) {
         var runner = CallbackRunner()
         runner.push(first)

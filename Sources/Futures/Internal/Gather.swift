@@ -1,12 +1,13 @@
 /// Collects the values of several futures, in input order, for `all` and `zip`.
 ///
 /// Owns the lock that guards its slots, hence `@unchecked Sendable`.
+@usableFromInline
 final class Gather<Element: Sendable>: @unchecked Sendable {
-    private let lock = Lock()
-    private var slots: [Element?]
-    private var remaining: Int
+    @usableFromInline let lock = Lock()
+    @usableFromInline var slots: [Element?]
+    @usableFromInline var remaining: Int
 
-    init(count: Int) {
+    @inlinable init(count: Int) {
         slots = Array(repeating: nil, count: count)
         remaining = count
     }
@@ -14,7 +15,7 @@ final class Gather<Element: Sendable>: @unchecked Sendable {
     /// Stores `value` at `index`.
     ///
     /// - Returns: every value in input order, once the last slot is filled; otherwise `nil`.
-    func store(_ value: Element, at index: Int) -> [Element]? {
+    @inlinable func store(_ value: Element, at index: Int) -> [Element]? {
         lock.withLock {
             guard slots[index] == nil else { return nil }
             slots[index] = value

@@ -2,13 +2,16 @@
 ///
 /// Most futures have exactly one observer and at most one cancellation handler, so the common
 /// case never touches the heap for its bookkeeping.
+@usableFromInline
 struct InlineList<Element> {
-    private var first: Element?
-    private var rest: [Element] = []
+    @usableFromInline var first: Element?
+    @usableFromInline var rest: [Element] = []
 
-    var isEmpty: Bool { first == nil }
+    @inlinable init() {}
 
-    mutating func append(_ element: Element) {
+    @inlinable var isEmpty: Bool { first == nil }
+
+    @inlinable mutating func append(_ element: Element) {
         if first == nil {
             first = element
         } else {
@@ -17,14 +20,14 @@ struct InlineList<Element> {
     }
 
     /// Returns the elements and leaves the list empty.
-    mutating func removeAll() -> InlineList {
+    @inlinable mutating func removeAll() -> InlineList {
         let taken = self
         self = InlineList()
         return taken
     }
 
     /// Calls `body` on each element in insertion order.
-    func forEach(_ body: (Element) throws -> Void) rethrows {
+    @inlinable func forEach(_ body: (Element) throws -> Void) rethrows {
         guard let first else { return }
         try body(first)
         for element in rest {

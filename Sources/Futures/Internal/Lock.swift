@@ -13,14 +13,15 @@ import Android
 /// A pthread mutex on Linux (ThreadSanitizer understands it, which it does not for
 /// `Synchronization.Mutex` there) and `os_unfair_lock` on Apple platforms. The lock word lives
 /// in its own allocation so that its address is stable, as both primitives require.
+@usableFromInline
 struct Lock: ~Copyable {
     #if canImport(Darwin)
-    private let word: UnsafeMutablePointer<os_unfair_lock>
+    @usableFromInline let word: UnsafeMutablePointer<os_unfair_lock>
     #else
-    private let word: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let word: UnsafeMutablePointer<pthread_mutex_t>
     #endif
 
-    init() {
+    @inlinable init() {
         word = .allocate(capacity: 1)
         #if canImport(Darwin)
         word.initialize(to: os_unfair_lock())
@@ -39,7 +40,7 @@ struct Lock: ~Copyable {
         word.deallocate()
     }
 
-    @inline(__always)
+    @inlinable
     func lock() {
         #if canImport(Darwin)
         os_unfair_lock_lock(word)
@@ -48,7 +49,7 @@ struct Lock: ~Copyable {
         #endif
     }
 
-    @inline(__always)
+    @inlinable
     func unlock() {
         #if canImport(Darwin)
         os_unfair_lock_unlock(word)
@@ -58,7 +59,7 @@ struct Lock: ~Copyable {
     }
 
     /// Runs `body` with the lock held.
-    @inline(__always)
+    @inlinable
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }

@@ -1,0 +1,76 @@
+import FunctionalNetworkingTesting
+import Futures
+import Testing
+
+@Suite("Future+Async")
+struct FutureAsyncTests {
+    @Test func awaitingACompletedFutureReturnsItsValue() async throws {
+        #expect(try await Future(value: 4).value == 4)
+    }
+
+    @Test func awaitingAFailedFutureThrowsItsError() async {
+        await #expect(throws: TestError.self) {
+            try await Future<Int>(error: TestError()).value
+        }
+    }
+
+    @Test func awaitingAPendingFutureResumesWhenItCompletes() async throws {
+        let promise = Promise<String>()
+        async let value = promise.value(within: .seconds(30))
+        promise.resolve(with: "later")
+        #expect(try await value == "later")
+    }
+
+    @Test func cancellingTheAwaitingTaskCancelsTheFuture() async throws {
+        let promise = Promise<Int>()
+        let cancelled = Promise<Void>()
+        promise.onCancel { cancelled.resolve() }
+        let task = Task { try await promise.value }
+        task.cancel()
+        try await cancelled.value(within: .seconds(30))
+        #expect(promise.isCancelled)
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
+    @Test func cancellingAnAwaitingTaskEndsItAtOnceButLeavesAFutureThatOthersNeed() async throws {
+        let promise = Promise<Int>()
+        let other = promise.map { $0 }
+        let task = Task { try await promise.value }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(promise.isPending)
+        promise.resolve(with: 8)
+        #expect(other.result?.success == 8)
+    }
+
+    @Test func futureWithAsyncWorkCompletesWithItsValue() async throws {
+        let future = Future { () async throws -> Int in
+            await Task.yield()
+            return 11
+        }
+        #expect(try await future.value(within: .seconds(30)) == 11)
+    }
+
+    @Test func futureWithAsyncWorkFailsWithItsError() async {
+        let future = Future<Int> { throw TestError() }
+        #expect(await future.result(within: .seconds(30)).error as? TestError == TestError())
+    }
+
+    @Test func cancellingTheFutureCancelsItsTask() async throws {
+        let clock = TestClock()
+        let sawCancellation = Promise<Bool>()
+        let future = Future<Int> {
+            do {
+                try await clock.sleep(for: .seconds(60))
+                sawCancellation.resolve(with: false)
+            } catch {
+                sawCancellation.resolve(with: error is CancellationError)
+            }
+            return 0
+        }
+        try await clock.waitForSleepers(count: 1)
+        future.cancel()
+        #expect(try await sawCancellation.value(within: .seconds(30)))
+        #expect(isCancellation(future.result))
+    }
+}

@@ -1,0 +1,118 @@
+import Futures
+import Testing
+
+@Suite("Future+Map")
+struct FutureMapTests {
+    @Test func mapTransformsTheValue() {
+        let promise = Promise<Int>()
+        let doubled = promise.map { $0 * 2 }
+        promise.resolve(with: 21)
+        #expect(doubled.result?.success == 42)
+    }
+
+    @Test func mapPassesAFailureThroughWithoutCallingTheTransform() {
+        let calls = Counter()
+        let mapped = Future<Int>(error: TestError()).map { value -> Int in
+            calls.increment()
+            return value
+        }
+        #expect(mapped.result?.error as? TestError == TestError())
+        #expect(calls.value == 0)
+    }
+
+    @Test func mapFailsWithTheErrorTheTransformThrows() {
+        let mapped = Future(value: 1).map { _ -> Int in throw TestError("thrown") }
+        #expect(mapped.result?.error as? TestError == TestError("thrown"))
+    }
+
+    @Test func flatMapRunsTheNextStepWithTheValue() {
+        let first = Promise<Int>()
+        let second = Promise<String>()
+        let chained = first.flatMap { value in second.map { "\($0) \(value)" } }
+        first.resolve(with: 7)
+        #expect(chained.isPending)
+        second.resolve(with: "product")
+        #expect(chained.result?.success == "product 7")
+    }
+
+    @Test func flatMapFailsWithTheInnerFuturesError() {
+        let chained = Future(value: 1).flatMap { _ in Future<Int>(error: TestError("inner")) }
+        #expect(chained.result?.error as? TestError == TestError("inner"))
+    }
+
+    @Test func flatMapFailsWithTheErrorTheTransformThrows() {
+        let chained = Future(value: 1).flatMap { _ -> Future<Int> in throw TestError("thrown") }
+        #expect(chained.result?.error as? TestError == TestError("thrown"))
+    }
+
+    @Test func flatMapPassesAFailureThroughWithoutCallingTheTransform() {
+        let calls = Counter()
+        let chained = Future<Int>(error: TestError()).flatMap { value -> Future<Int> in
+            calls.increment()
+            return Future(value: value)
+        }
+        #expect(chained.result?.error as? TestError == TestError())
+        #expect(calls.value == 0)
+    }
+
+    @Test func cancellingAFlatMapCancelsTheInnerFutureOnceItStarted() {
+        let first = Promise<Int>()
+        let inner = Promise<Int>()
+        let chained = first.flatMap { _ in inner }
+        first.resolve(with: 1)
+        chained.cancel()
+        #expect(inner.isCancelled)
+        #expect(isCancellation(chained.result))
+    }
+
+    @Test func cancellingAFlatMapBeforeItsSourceCompletesNeverStartsTheNextStep() {
+        let first = Promise<Int>()
+        let observer = first.map { $0 }  // keeps `first` alive and uncancelled
+        observer.observe { _ in }
+        let started = Counter()
+        let chained = first.flatMap { value -> Future<Int> in
+            started.increment()
+            return Future(value: value)
+        }
+        chained.cancel()
+        first.resolve(with: 1)
+        #expect(started.value == 0)
+    }
+
+    @Test func aMillionStepMapChainResolvesWithoutOverflowingTheStack() {
+        let source = Promise<Int>()
+        var last: Future<Int> = source
+        for _ in 0..<1_000_000 {
+            last = last.map { $0 + 1 }
+        }
+        source.resolve(with: 0)
+        #expect(last.result?.success == 1_000_000)
+    }
+
+    @Test func aMillionStepFlatMapChainResolvesWithoutOverflowingTheStack() {
+        let source = Promise<Int>()
+        var last: Future<Int> = source
+        for _ in 0..<1_000_000 {
+            last = last.flatMap { Future(value: $0 + 1) }
+        }
+        source.resolve(with: 0)
+        #expect(last.result?.success == 1_000_000)
+    }
+
+    @Test func aLongFlatMapChainOfPendingInnerFuturesResolvesOneStepAtATime() {
+        let source = Promise<Int>()
+        let inners = (0..<100_000).map { _ in Promise<Int>() }
+        var last: Future<Int> = source
+        for inner in inners {
+            last = last.flatMap { value in inner.map { $0 + value } }
+        }
+        source.resolve(with: 0)
+        var pendingChecks = 0
+        for inner in inners {
+            if last.isPending { pendingChecks += 1 }
+            inner.resolve(with: 1)
+        }
+        #expect(pendingChecks == inners.count)
+        #expect(last.result?.success == 100_000)
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Futures
+import Testing
+
+@Suite("Future")
+struct FutureTests {
+    @Test func futureMadeWithAValueHasSucceeded() throws {
+        let future = Future(value: 42)
+        #expect(future.isPending == false)
+        #expect(try future.result?.get() == 42)
+    }
+
+    @Test func futureMadeWithAnErrorHasFailed() {
+        let future = Future<Int>(error: TestError("x"))
+        #expect(future.result?.error as? TestError == TestError("x"))
+    }
+
+    @Test func observingACompletedFutureRunsTheObserverAtOnce() {
+        let future = Future(value: "done")
+        let seen = Recorder<String>()
+        future.observe { seen.append((try? $0.get()) ?? "failed") }
+        #expect(seen.values == ["done"])
+    }
+
+    @Test func observersRunInRegistrationOrderExactlyOnce() {
+        let promise = Promise<Int>()
+        let order = Recorder<Int>()
+        for index in 0..<100 {
+            promise.observe { _ in order.append(index) }
+        }
+        promise.resolve(with: 1)
+        promise.resolve(with: 2)
+        #expect(order.values == Array(0..<100))
+    }
+
+    @Test func observersRegisteredWhileCallbacksRunKeepTheirOrder() {
+        let promise = Promise<Int>()
+        let order = Recorder<String>()
+        promise.observe { _ in
+            order.append("first")
+            promise.observe { _ in order.append("registered during first") }
+        }
+        promise.observe { _ in order.append("second") }
+        promise.resolve(with: 1)
+        #expect(order.values == ["first", "second", "registered during first"])
+    }
+
+    @Test func observersRunOutsideTheLock() {
+        let promise = Promise<Int>()
+        let inner = Recorder<Int>()
+        promise.observe { result in
+            // Reading and observing the same future from its own observer would deadlock if
+            // observers ran under the lock.
+            #expect(promise.isPending == false)
+            promise.observe { inner.append((try? $0.get()) ?? -1) }
+        }
+        promise.resolve(with: 5)
+        #expect(inner.values == [5])
+    }
+
+    @Test func cancelRejectsAPendingFutureWithCancellationError() {
+        let promise = Promise<Int>()
+        #expect(promise.cancel())
+        #expect(isCancellation(promise.result))
+        #expect(promise.isCancelled)
+        #expect(promise.resolve(with: 1) == false)
+    }
+
+    @Test func cancelDoesNothingToACompletedFuture() throws {
+        let future = Future(value: 1)
+        #expect(future.cancel() == false)
+        #expect(try future.result?.get() == 1)
+        #expect(future.isCancelled == false)
+    }
+
+    @Test func cancellingADerivedFutureCancelsItsSource() {
+        let source = Promise<Int>()
+        let cancelled = Counter()
+        source.onCancel { cancelled.increment() }
+        let derived = source.map { $0 * 2 }
+        derived.cancel()
+        #expect(source.isCancelled)
+        #expect(cancelled.value == 1)
+    }
+
+    @Test func sharedFutureIsCancelledOnlyWhenEveryDependentHasCancelled() {
+        let source = Promise<Int>()
+        let first = source.map { $0 + 1 }
+        let second = source.map { $0 + 2 }
+        first.cancel()
+        #expect(source.isPending)
+        second.cancel()
+        #expect(source.isCancelled)
+    }
+
+    @Test func observedFutureIsNotCancelledByItsDependents() {
+        let source = Promise<Int>()
+        let seen = Recorder<Int>()
+        source.observe { seen.append((try? $0.get()) ?? -1) }
+        source.map { $0 }.cancel()
+        #expect(source.isPending)
+        source.resolve(with: 3)
+        #expect(seen.values == [3])
+    }
+
+    @Test func cancellationReachesTheTopOfALongChainWithoutRecursion() {
+        let source = Promise<Int>()
+        var last: Future<Int> = source
+        for _ in 0..<200_000 {
+            last = last.map { $0 + 1 }
+        }
+        last.cancel()
+        #expect(source.isCancelled)
+    }
+
+    @Test func completedChainsFreeTheirFuturesAndClosures() {
+        weak var weakSource: Promise<Int>?
+        weak var weakDerived: Future<Int>?
+        weak var weakCapture: Box?
+        do {
+            let source = Promise<Int>()
+            let box = Box()
+            let derived = source.map { value in value + box.value }.flatMap { Future(value: $0) }
+            weakSource = source
+            weakDerived = derived
+            weakCapture = box
+            derived.observe { _ in }
+            source.resolve(with: 1)
+            #expect(derived.result?.success == 2)
+        }
+        #expect(weakSource == nil)
+        #expect(weakDerived == nil)
+        #expect(weakCapture == nil)
+    }
+
+    @Test func cancelledChainsFreeTheirFuturesAndClosures() {
+        weak var weakSource: Promise<Int>?
+        weak var weakDerived: Future<Int>?
+        do {
+            let source = Promise<Int>()
+            let derived = source.map { $0 }.delay(for: .seconds(60))
+            weakSource = source
+            weakDerived = derived
+            derived.cancel()
+        }
+        #expect(weakSource == nil)
+        #expect(weakDerived == nil)
+    }
+
+    @Test func everyObserverRunsExactlyOnceUnderConcurrentCompletionObservationAndCancellation() async {
+        let count = 100_000
+        let promises = (0..<count).map { _ in Promise<Int>() }
+        let runs = (0..<count).map { _ in Counter() }
+        let extraRuns = Counter()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for (index, promise) in promises.enumerated() {
+                    promise.resolve(with: index)
+                }
+            }
+            group.addTask {
+                for (index, promise) in promises.enumerated() {
+                    promise.observe { _ in runs[index].increment() }
+                    if index % 3 == 0 {
+                        promise.cancel()
+                    }
+                    promise.observe { _ in extraRuns.increment() }
+                }
+            }
+        }
+        #expect(runs.allSatisfy { $0.value == 1 })
+        #expect(extraRuns.value == count)
+        #expect(promises.allSatisfy { $0.isPending == false })
+    }
+}
+
+/// A reference type to watch being freed.
+final class Box: Sendable {
+    let value = 1
+}
