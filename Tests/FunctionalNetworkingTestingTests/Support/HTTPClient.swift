@@ -7,6 +7,9 @@ import FoundationNetworking
 /// URLSession helpers whose every request is bounded by a short timeout.
 enum HTTPClient {
     /// An ephemeral session (no shared cookies or cache) with a short request timeout.
+    ///
+    /// Keep `timeout` at one second or more: swift-corelibs-foundation truncates it to
+    /// whole seconds, so a sub-second timeout fails every request at once.
     static func makeSession(
         timeout: TimeInterval = 5,
         maxConnectionsPerHost: Int = 6
