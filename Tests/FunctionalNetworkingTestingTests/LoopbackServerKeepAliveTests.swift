@@ -33,14 +33,17 @@ import FoundationNetworking
         _ = try await HTTPClient.get(server.url(for: "/warm-up"), with: session)
         let clock = ContinuousClock()
 
-        let start = clock.now
-        for _ in 0..<50 {
+        var durations: [Duration] = []
+        for _ in 0..<25 {
+            let start = clock.now
             _ = try await HTTPClient.get(server.url(for: "/fast"), with: session)
+            durations.append(clock.now - start)
         }
-        let perRequest = (clock.now - start) / 50
+        let median = durations.sorted()[durations.count / 2]
 
-        // Without TCP_NODELAY and a single write per response this is ~40 ms.
-        #expect(perRequest < .milliseconds(20))
+        // With Nagle's algorithm meeting delayed ACKs (a response written in pieces
+        // without TCP_NODELAY) every request would take ~40 ms.
+        #expect(median < .milliseconds(20))
     }
 
     @Test func closesTheConnectionWhenTheClientSendsConnectionClose() throws {
