@@ -3,7 +3,7 @@ import Foundation
 extension LoopbackServer {
     /// A request as the server received it, in arrival order.
     ///
-    /// Obtain them with ``LoopbackServer/takeRequest(timeout:)-(Duration)`` or inspect
+    /// Obtain them with `takeRequest(timeout:)` or inspect
     /// them in a ``LoopbackServer/Dispatcher``.
     ///
     /// ```swift

@@ -2,7 +2,7 @@ extension LoopbackServer {
     /// Removes and returns the oldest recorded request not taken yet, waiting for one
     /// to arrive for at most `timeout` on the calling thread.
     ///
-    /// Use it from synchronous code. From `async` code the ``takeRequest(timeout:)-(Duration)``
+    /// Use it from synchronous code. From `async` code the `takeRequest(timeout:)`
     /// overload that suspends is chosen instead.
     ///
     /// ```swift

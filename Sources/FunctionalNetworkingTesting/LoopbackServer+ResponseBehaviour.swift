@@ -24,8 +24,8 @@ extension LoopbackServer {
         case closeMidBody
         /// Read and record the request and never answer.
         ///
-        /// The connection stays open (and the request counts as in flight) until the
-        /// client gives up or the server stops.
+        /// The server keeps its end of the connection open, and the request counts as
+        /// in flight, until the server stops, even after the client has given up.
         case stall
     }
 

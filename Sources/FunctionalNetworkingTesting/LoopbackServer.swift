@@ -116,7 +116,7 @@ public final class LoopbackServer: Sendable {
 
     /// Stops the server: closes the listener and every open connection, wakes every
     /// blocked server thread (including stalled and delayed responses) and pending
-    /// ``takeRequest(timeout:)-(Duration)`` callers, and frees the port.
+    /// `takeRequest(timeout:)` callers, and frees the port.
     ///
     /// When it returns, connecting to ``port`` is refused. Requests already recorded
     /// can still be taken. Calling it again does nothing; `deinit` calls it too.

@@ -61,7 +61,7 @@ import FoundationNetworking
         #expect(recorded.bodyText == "abc")
     }
 
-    @Test func readsAStreamedUploadFromURLSession() async throws {
+    @Test func readsAChunkedStreamedUploadFromURLSession() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
         let session = HTTPClient.makeSession()
@@ -74,6 +74,9 @@ import FoundationNetworking
         _ = try await HTTPClient.send(request, with: session)
         let recorded = try #require(await server.takeRequest())
 
+        // URLSession sends a body stream of unknown length chunked.
+        #expect(recorded.header("Transfer-Encoding") == "chunked")
+        #expect(recorded.header("Content-Length") == nil)
         #expect(recorded.body == payload)
     }
 

@@ -7,6 +7,10 @@ import FoundationNetworking
 #endif
 
 @Suite struct LoopbackServerConcurrencyTests {
+    init() {
+        raiseOpenFileLimit(toAtLeast: 4_096)
+    }
+
     @Test func answersTwoHundredConcurrentURLSessionRequests() async throws {
         let server = try LoopbackServer { request in
             .text(request.path).delayed(by: .milliseconds(100))
