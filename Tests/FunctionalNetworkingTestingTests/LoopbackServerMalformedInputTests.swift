@@ -103,6 +103,30 @@ import Testing
         #expect(server.requestCount == 1)
     }
 
+    @Test func survivesRandomGarbageAndKeepsServing() throws {
+        let server = try LoopbackServer { _ in .text("still here") }
+        defer { server.stop() }
+        var generator = SplitMix64(seed: 0x5EED)
+        let fragments = ["GET / HTTP/1.1\r\n", "Content-Length: 5\r\n", "Transfer-Encoding: chunked\r\n", "\r\n", ":", " ", "\n"]
+
+        for _ in 0..<40 {
+            var garbage = Data()
+            for _ in 0..<Int.random(in: 1...40, using: &generator) {
+                if Bool.random(using: &generator) {
+                    garbage += Data(fragments.randomElement(using: &generator)!.utf8)
+                } else {
+                    garbage += Data((0..<Int.random(in: 1...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+                }
+            }
+            let connection = try RawConnection(port: server.port)
+            try? connection.send(garbage)
+        }
+        let connection = try RawConnection(port: server.port)
+        try connection.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+
+        #expect(try connection.readResponse().body.text == "still here")
+    }
+
     @Test func toleratesBareLineFeedsAndLeadingBlankLines() async throws {
         let server = try LoopbackServer { request in .text(request.path) }
         defer { server.stop() }
@@ -112,5 +136,22 @@ import Testing
         let response = try connection.readResponse()
 
         #expect(response.body.text == "/lf")
+    }
+}
+
+/// A small deterministic random number generator, so garbage is reproducible.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
     }
 }
