@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Serves the requests of one connection, in order, until it closes.
+struct ConnectionHandler {
+    let core: ServerCore
+    let io: ConnectionIO
+    /// The connection's accept index (``LoopbackServer/RecordedRequest/connectionIndex``).
+    let index: Int
+
+    /// What to do with the connection after a response.
+    private enum Disposition {
+        case keepOpen
+        case closeGracefully
+        case closeNow
+    }
+
+    /// Runs on the connection's own thread; returns when the connection is done.
+    func run() {
+        defer { io.close() }
+        if core.takeQueuedCloseAtStart() { return }
+        var served = 0
+        while true {
+            if served > 0 {
+                // Only a request that has begun to arrive may take a `closeAtStart`
+                // meant for it; an idle kept-alive connection must not steal it.
+                do { try io.waitForData() } catch { return }
+                if core.takeQueuedCloseAtStart() { return }
+            }
+            let head: RequestHead
+            let body: [UInt8]
+            do {
+                head = try io.readHead()
+                if head.expectsContinue, head.version == "HTTP/1.1" {
+                    try io.write(ResponseSerializer.continueHead)
+                }
+                body = try io.readBody(head.framing)
+            } catch let .malformed(error) {
+                answerMalformed(error)
+                return
+            } catch {
+                return
+            }
+            let request = core.record(head, body: body, connectionIndex: index, onConnection: served)
+            served += 1
+            let disposition = serve(request, head: head)
+            core.finishRequest()
+            switch disposition {
+            case .keepOpen: continue
+            case .closeGracefully: io.closeGracefully()
+            case .closeNow: break
+            }
+            return
+        }
+    }
+
+    /// Produces and sends the response for `request`, honouring its knobs and fault.
+    private func serve(_ request: LoopbackServer.RecordedRequest, head: RequestHead) -> Disposition {
+        let response = core.response(for: request)
+        guard core.wake.sleep(for: response.delay) else { return .closeNow }
+        let sendsBody = ResponseSerializer.sendsBody(status: response.status, method: request.method)
+        let body = sendsBody ? [UInt8](response.body) : []
+        switch response.fault {
+        case .closeAtStart, .closeAfterRequest:
+            return .closeNow
+        case .stall:
+            _ = core.wake.wait(for: nil, events: 0, timeout: nil)
+            return .closeNow
+        case .closeMidBody:
+            let head = ResponseSerializer.head(for: response, keepAlive: true, announceKeepAlive: false)
+            try? io.write(head + body.prefix(body.count / 2))
+            return .closeNow
+        case .none:
+            let closeRequested = response.headers.values(named: "Connection")
+                .flatMap(HTTPParser.commaSeparatedTokens)
+                .contains { $0.caseInsensitiveEquals("close") }
+            let keepAlive = head.wantsKeepAlive && !closeRequested
+            let responseHead = ResponseSerializer.head(
+                for: response, keepAlive: keepAlive, announceKeepAlive: keepAlive && head.version == "HTTP/1.0"
+            )
+            do {
+                if let throttle = response.throttle, !body.isEmpty {
+                    try writeThrottled(head: responseHead, body: body, throttle: throttle)
+                } else {
+                    try io.write(responseHead + body)  // One buffer, one send: no Nagle stall.
+                }
+            } catch {
+                return .closeNow
+            }
+            return keepAlive ? .keepOpen : .closeGracefully
+        }
+    }
+
+    /// Writes the head with the first slice, then each further slice after a pause.
+    private func writeThrottled(head: [UInt8], body: [UInt8], throttle: LoopbackServer.Throttle) throws(ConnectionError) {
+        let sliceSize = max(1, throttle.bytesPerPeriod)
+        var offset = min(sliceSize, body.count)
+        try io.write(head + body[0..<offset])
+        while offset < body.count {
+            guard core.wake.sleep(for: throttle.period) else { throw .stopped }
+            let end = min(offset + sliceSize, body.count)
+            try io.write(Array(body[offset..<end]))
+            offset = end
+        }
+    }
+
+    /// Answers a request that could not be read, then closes.
+    private func answerMalformed(_ error: HTTPParseError) {
+        let response = ResponseSerializer.errorResponse(for: error)
+        let head = ResponseSerializer.head(for: response, keepAlive: false, announceKeepAlive: false)
+        guard (try? io.write(head + [UInt8](response.body))) != nil else { return }
+        io.closeGracefully()
+    }
+}
