@@ -25,27 +25,6 @@ import FoundationNetworking
         #expect(server.connectionCount == 1)
     }
 
-    @Test func answersSequentialKeptAliveRequestsQuickly() async throws {
-        let server = try LoopbackServer { _ in .json(#"{"ok":true}"#) }
-        defer { server.stop() }
-        let session = HTTPClient.makeSession()
-        defer { session.invalidateAndCancel() }
-        _ = try await HTTPClient.get(server.url(for: "/warm-up"), with: session)
-        let clock = ContinuousClock()
-
-        var durations: [Duration] = []
-        for _ in 0..<25 {
-            let start = clock.now
-            _ = try await HTTPClient.get(server.url(for: "/fast"), with: session)
-            durations.append(clock.now - start)
-        }
-        let median = durations.sorted()[durations.count / 2]
-
-        // With Nagle's algorithm meeting delayed ACKs (a response written in pieces
-        // without TCP_NODELAY) every request would take ~40 ms.
-        #expect(median < .milliseconds(20))
-    }
-
     @Test func closesTheConnectionWhenTheClientSendsConnectionClose() throws {
         let server = try LoopbackServer()
         defer { server.stop() }

@@ -69,7 +69,7 @@ import FoundationNetworking
 
         #expect(request == nil)
         #expect(elapsed >= .milliseconds(190))
-        #expect(elapsed < .seconds(3))
+        #expect(elapsed < .seconds(30))  // bounded; not a performance claim
     }
 
     @Test func blockingTakeRequestTimesOutReturningNilWhenNothingArrives() throws {
@@ -83,7 +83,7 @@ import FoundationNetworking
 
         #expect(request == nil)
         #expect(elapsed >= .milliseconds(190))
-        #expect(elapsed < .seconds(3))
+        #expect(elapsed < .seconds(30))  // bounded; not a performance claim
     }
 
     @Test func blockingTakeRequestReturnsARequestThatArrivesWhileWaiting() throws {
@@ -128,7 +128,7 @@ import FoundationNetworking
         task.cancel()
 
         #expect(await task.value == nil)
-        #expect(clock.now - start < .seconds(5))
+        #expect(clock.now - start < .seconds(30))  // bounded; not a performance claim
     }
 
     @Test func recordsRepeatedRequestHeadersInOrder() async throws {

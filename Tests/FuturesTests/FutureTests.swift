@@ -103,14 +103,17 @@ struct FutureTests {
         #expect(seen.values == [3])
     }
 
-    @Test func cancellationReachesTheTopOfALongChainWithoutRecursion() {
-        let source = Promise<Int>()
-        var last: Future<Int> = source
-        for _ in 0..<200_000 {
-            last = last.map { $0 + 1 }
+    @Test func cancellationReachesTheTopOfALongChainWithoutRecursion() async {
+        let cancelled = await onDedicatedThread {
+            let source = Promise<Int>()
+            var last: Future<Int> = source
+            for _ in 0..<200_000 {
+                last = last.map { $0 + 1 }
+            }
+            last.cancel()
+            return source.isCancelled
         }
-        last.cancel()
-        #expect(source.isCancelled)
+        #expect(cancelled)
     }
 
     @Test func completedChainsFreeTheirFuturesAndClosures() {
@@ -152,22 +155,21 @@ struct FutureTests {
         let promises = (0..<count).map { _ in Promise<Int>() }
         let runs = (0..<count).map { _ in Counter() }
         let extraRuns = Counter()
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for (index, promise) in promises.enumerated() {
-                    promise.resolve(with: index)
-                }
-            }
-            group.addTask {
-                for (index, promise) in promises.enumerated() {
-                    promise.observe { _ in runs[index].increment() }
-                    if index % 3 == 0 {
-                        promise.cancel()
-                    }
-                    promise.observe { _ in extraRuns.increment() }
-                }
+        async let completing: Void = onDedicatedThread {
+            for (index, promise) in promises.enumerated() {
+                promise.resolve(with: index)
             }
         }
+        async let observing: Void = onDedicatedThread {
+            for (index, promise) in promises.enumerated() {
+                promise.observe { _ in runs[index].increment() }
+                if index % 3 == 0 {
+                    promise.cancel()
+                }
+                promise.observe { _ in extraRuns.increment() }
+            }
+        }
+        _ = await (completing, observing)
         #expect(runs.allSatisfy { $0.value == 1 })
         #expect(extraRuns.value == count)
         #expect(promises.allSatisfy { $0.isPending == false })

@@ -1,0 +1,46 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks for FunctionalNetworking's Futures, kept out of the root package so that the
+// library itself stays dependency-free. Run from this directory:
+//
+//     swift package --disable-sandbox benchmark
+//
+// Two suites (the benchmark plugin discovers them under Benchmarks/<SuiteName>/):
+// - CoreBenchmarks: this package's futures only. Builds without NIO or OpenCombine, so the
+//   allocation gate (check-allocations.sh) stays quick.
+// - PeerBenchmarks: the same scenarios with SwiftNIO, OpenCombine, continuations and a plain
+//   closure, for comparison.
+let package = Package(
+    name: "FunctionalNetworkingBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "FunctionalNetworking", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "CoreBenchmarks",
+            dependencies: [
+                .product(name: "Futures", package: "FunctionalNetworking"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/CoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "PeerBenchmarks",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/PeerBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
