@@ -21,9 +21,15 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
+        // Helpers shared by both suites (the hand-off thread, the task executor, settings).
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "Benchmark", package: "benchmark")]
+        ),
         .executableTarget(
             name: "CoreBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Futures", package: "FunctionalNetworking"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
@@ -33,6 +39,7 @@ let package = Package(
         .executableTarget(
             name: "PeerBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
