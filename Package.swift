@@ -9,18 +9,24 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Futures", targets: ["Futures"]),
+        .library(name: "FunctionalNetworking", targets: ["FunctionalNetworking"]),
         .library(name: "FunctionalNetworkingTesting", targets: ["FunctionalNetworkingTesting"]),
         .executable(name: "Playgrounds", targets: ["Playgrounds"]),
     ],
     targets: [
         .target(name: "Futures"),
-        .target(name: "FunctionalNetworkingTesting", dependencies: ["Futures"]),
+        .target(name: "FunctionalNetworking", dependencies: ["Futures"]),
+        .target(name: "FunctionalNetworkingTesting", dependencies: ["FunctionalNetworking", "Futures"]),
         .executableTarget(
             name: "Playgrounds",
-            dependencies: ["Futures", "FunctionalNetworkingTesting"],
+            dependencies: ["Futures", "FunctionalNetworking", "FunctionalNetworkingTesting"],
             path: "Playgrounds"
         ),
         .testTarget(name: "FuturesTests", dependencies: ["Futures", "FunctionalNetworkingTesting"]),
+        .testTarget(
+            name: "FunctionalNetworkingTests",
+            dependencies: ["FunctionalNetworking", "FunctionalNetworkingTesting", "Futures"]
+        ),
         .testTarget(
             name: "FunctionalNetworkingTestingTests",
             dependencies: ["FunctionalNetworkingTesting"]
