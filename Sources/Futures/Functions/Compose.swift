@@ -19,3 +19,22 @@ public func compose<A, B, C>(
 ) -> (A) -> C {
     { second(first($0)) }
 }
+
+/// Composes a function with an `async` function, giving an `async` function: the shape of a
+/// request modifier composed with a transport.
+///
+/// ```swift
+/// let authorized = compose(bearerTokenModifier(token), URLSession.shared.transport)
+/// let (data, response) = try await authorized(request)
+/// ```
+///
+/// - Parameters:
+///   - first: Runs first.
+///   - second: Runs on `first`'s result and is awaited.
+/// - Returns: `{ try await second(first($0)) }`.
+public func compose<A, B, C>(
+    _ first: @escaping @Sendable (A) -> B,
+    _ second: @escaping @Sendable (B) async throws -> C
+) -> @Sendable (A) async throws -> C {
+    { try await second(first($0)) }
+}
