@@ -25,3 +25,30 @@ extension Future {
         }
     }
 }
+
+// MARK: - Observing on the main actor
+
+extension Future {
+    /// Registers `observer` to run once with the result, on the main actor.
+    ///
+    /// The form a view controller or a SwiftUI model uses:
+    ///
+    /// ```swift
+    /// @MainActor final class ProductViewController {
+    ///     func viewWillAppear() {
+    ///         loading().observeOnMainActor { [weak self] result in
+    ///             self?.render(result)
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Observers registered this way run on the main actor in registration order.
+    public func observeOnMainActor(
+        _ observer: @escaping @MainActor (Result<Value, any Error>) -> Void
+    ) {
+        observe { result in
+            Task { @MainActor in observer(result) }
+        }
+    }
+}

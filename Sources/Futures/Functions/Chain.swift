@@ -12,6 +12,7 @@
 ///   - inner: Runs first.
 ///   - outer: Runs on `inner`'s result.
 /// - Returns: `{ outer(inner($0)) }`.
+@_disfavoredOverload
 public func chain<A, B, C>(
     _ inner: @escaping (A) -> B,
     to outer: @escaping (B) -> C
@@ -34,6 +35,7 @@ public func chain<A, B, C>(
 ///   - inner: Runs first.
 ///   - outer: A curried method, such as `Future.decoded`, applied to `inner`'s result and called.
 /// - Returns: `{ outer(inner($0))() }`.
+@_disfavoredOverload
 public func chain<A, B, C>(
     _ inner: @escaping (A) -> B,
     to outer: @escaping (B) -> () -> C
@@ -53,9 +55,41 @@ public func chain<A, B, C>(
 ///   - outer: Starts the second step with the first step's value.
 /// - Returns: A function whose future fails with the first error of either step. Cancelling
 ///   it cancels the step in flight.
+@_disfavoredOverload
 public func chain<A, B, C>(
     _ inner: @escaping (A) -> Future<B>,
     to outer: @escaping @Sendable (B) -> Future<C>
 ) -> (A) -> Future<C> {
+    { inner($0).flatMap(outer) }
+}
+
+// MARK: - Sendable chaining
+
+/// Chains two `@Sendable` functions into a `@Sendable` function.
+///
+/// Chosen over the plain overload when both functions are `Sendable` (static methods, methods
+/// of `Sendable` types such as `URLSession.request`, and `@Sendable` closures are), so the
+/// result can be stored in a `Sendable` service or captured by a combinator.
+public func chain<A, B, C>(
+    _ inner: @escaping @Sendable (A) -> B,
+    to outer: @escaping @Sendable (B) -> C
+) -> @Sendable (A) -> C {
+    { outer(inner($0)) }
+}
+
+/// Chains a `@Sendable` function into a curried `@Sendable` method, giving a `@Sendable`
+/// function.
+public func chain<A, B, C>(
+    _ inner: @escaping @Sendable (A) -> B,
+    to outer: @escaping @Sendable (B) -> () -> C
+) -> @Sendable (A) -> C {
+    { outer(inner($0))() }
+}
+
+/// Chains two `@Sendable` asynchronous steps into a `@Sendable` function.
+public func chain<A, B, C>(
+    _ inner: @escaping @Sendable (A) -> Future<B>,
+    to outer: @escaping @Sendable (B) -> Future<C>
+) -> @Sendable (A) -> Future<C> {
     { inner($0).flatMap(outer) }
 }

@@ -13,6 +13,7 @@
 ///   - first: Runs first.
 ///   - second: Runs on `first`'s result.
 /// - Returns: `{ second(first($0)) }`.
+@_disfavoredOverload
 public func compose<A, B, C>(
     _ first: @escaping (A) -> B,
     _ second: @escaping (B) -> C
@@ -37,4 +38,12 @@ public func compose<A, B, C>(
     _ second: @escaping @Sendable (B) async throws -> C
 ) -> @Sendable (A) async throws -> C {
     { try await second(first($0)) }
+}
+
+/// Composes two `@Sendable` functions into a `@Sendable` function.
+public func compose<A, B, C>(
+    _ first: @escaping @Sendable (A) -> B,
+    _ second: @escaping @Sendable (B) -> C
+) -> @Sendable (A) -> C {
+    { second(first($0)) }
 }
