@@ -39,8 +39,8 @@ struct EndpointInvalidURLTests {
         expectInvalid(Endpoint(path: "/x", baseURL: url))
     }
 
-    @Test func hasNoURLForABaseURLWithAnEmptyHostWhenFoundationMakesOne() {
-        for text in ["https://", "https:///v1", "https://:80/v1"] {
+    @Test func hasNoURLForABaseURLWithAnEmptyOrInvalidHostOrPortWhenFoundationParsesOne() {
+        for text in ["https://", "https:///v1", "https://:80/v1", "https://h:70000/x", "https://exa%20mple.com/x"] {
             guard let url = URL(string: text) else { continue }
             expectInvalid(Endpoint(path: "/x", baseURL: url))
         }
