@@ -126,12 +126,18 @@ func chains() {
         let slot = PromiseSlot()
         for index in benchmark.scaledIterations {
             let future = OpenCombine.Future<Int, Never> { slot.fulfil = $0 }
-            let subscription = future
-                .flatMap(justIncrement).flatMap(justIncrement).flatMap(justIncrement)
-                .flatMap(justIncrement).flatMap(justIncrement).flatMap(justIncrement)
-                .flatMap(justIncrement).flatMap(justIncrement).flatMap(justIncrement)
-                .flatMap(justIncrement)
-                .sink { value in blackHole(value) }
+            // One step per statement: the whole chain in one expression defeats the type checker.
+            let step1 = future.flatMap(justIncrement)
+            let step2 = step1.flatMap(justIncrement)
+            let step3 = step2.flatMap(justIncrement)
+            let step4 = step3.flatMap(justIncrement)
+            let step5 = step4.flatMap(justIncrement)
+            let step6 = step5.flatMap(justIncrement)
+            let step7 = step6.flatMap(justIncrement)
+            let step8 = step7.flatMap(justIncrement)
+            let step9 = step8.flatMap(justIncrement)
+            let step10 = step9.flatMap(justIncrement)
+            let subscription = step10.sink { value in blackHole(value) }
             slot.fulfil(index)
             withExtendedLifetime(subscription) {}
         }
