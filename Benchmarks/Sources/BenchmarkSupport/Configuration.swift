@@ -11,13 +11,15 @@ public enum Suite {
     /// A benchmark whose closure performs `scalingFactor` operations per iteration, so that
     /// the framework's per-iteration overhead vanishes from the per-operation figures.
     ///
-    /// `mallocCountTotal` gets a tolerance of half a malloc per operation for the static
-    /// threshold check (check-allocations.sh): a single extra allocation per operation fails
-    /// it; a stray allocation by another thread in the process does not.
+    /// `mallocCountTotal` gets a tolerance for the static threshold check
+    /// (check-allocations.sh), in allocations per iteration: by default half an allocation per
+    /// operation, so that one extra allocation per operation fails the check and a stray
+    /// allocation by another thread of the process does not.
     public static func configuration(
         scalingFactor: BenchmarkScalingFactor = .kilo,
         maxDuration: Duration = .milliseconds(1_500),
-        maxIterations: Int = 20_000
+        maxIterations: Int = 20_000,
+        mallocTolerance: Int? = nil
     ) -> Benchmark.Configuration {
         .init(
             metrics: metrics,
@@ -27,7 +29,7 @@ public enum Suite {
             maxDuration: maxDuration,
             maxIterations: maxIterations,
             thresholds: [
-                .mallocCountTotal: .init(absolute: [.p90: max(scalingFactor.rawValue / 2, 0)])
+                .mallocCountTotal: .init(absolute: [.p90: mallocTolerance ?? scalingFactor.rawValue / 2])
             ]
         )
     }

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Turns a JMH export of the benchmark run into the Markdown tables of README.md.
+
+    swift package --disable-sandbox benchmark --no-progress --format jmh --path /tmp/bench
+    python3 summarize.py /tmp/bench/Current_run.jmh.json
+
+Per operation: the median wall-clock time (p50 of the iterations, divided by the operations
+in one iteration) and the mean malloc count (exact: the raw count of all iterations, divided
+by the operations they ran). Ratios compare this package ("Futures") with each peer of the
+same scenario: time ratio = ours / peer's, so below 1.0 means we are faster.
+"""
+import json
+import sys
+
+# Operations per iteration, by scenario; mirrors the scalingFactor in the benchmarks.
+OPS_PER_ITERATION = {"4-all-1000": 1}
+DEFAULT_OPS = 1_000
+
+SCENARIOS = {
+    "0-empty-loop": "0. Empty loop (framework overhead per operation)",
+    "1-observe-resolve": "1. Promise, observe, resolve (one thread)",
+    "2a-map-chain": "2a. Chain of 10 maps, observed, resolved",
+    "2b-flatMap-chain": "2b. Chain of 10 flatMaps (each to a completed future)",
+    "3-ten-observers": "3. One future, 10 observers",
+    "4-all-1000": "4. all over 1,000 pending futures (one operation = one all)",
+    "5a-await-completed": "5a. await a completed future",
+    "5b-await-pending": "5b. await a pending future (resolved by a later job)",
+    "6-cross-thread": "6. Resolve on one thread, observe on the other",
+}
+
+PEER_NAMES = {
+    "Futures": "**Futures (ours)**",
+    "NIO": "NIO EventLoopFuture",
+    "OpenCombine": "OpenCombine Future",
+    "UnsafeContinuation": "withUnsafeContinuation",
+    "CheckedContinuation": "withCheckedContinuation",
+    "ClosureFloor": "closure floor",
+}
+
+
+def load(path):
+    results = {}
+    for element in json.load(open(path)):
+        # package.benchmark.<Target>.<scenario>.<implementation>
+        name = element["benchmark"].split(".", 3)[3]
+        scenario, implementation = name.rsplit(".", 1)
+        ops = OPS_PER_ITERATION.get(scenario, DEFAULT_OPS)
+        metrics = element["secondaryMetrics"]
+        time = metrics["Time (wall clock)"]
+        mallocs = metrics["Malloc (total)"]
+        # JMH export: time in microseconds per iteration, counts raw per iteration.
+        results.setdefault(scenario, {})[implementation] = {
+            "median_ns": time["scorePercentiles"]["50.0"] * 1_000 / ops,
+            "p90_ns": time["scorePercentiles"]["90.0"] * 1_000 / ops,
+            "mallocs": mallocs["score"] / ops,
+            "mallocs_p50": mallocs["scorePercentiles"]["50.0"] / ops,
+            "samples": element["measurementIterations"],
+        }
+    return results
+
+
+def time_text(ns):
+    if ns >= 10_000:
+        return f"{ns / 1_000:,.1f} µs"
+    if ns >= 100:
+        return f"{ns:,.0f} ns"
+    return f"{ns:.1f} ns"
+
+
+def mallocs_text(count):
+    return f"{count:.0f}" if abs(count - round(count)) < 0.005 else f"{count:.2f}"
+
+
+def main(path):
+    results = load(path)
+    order = list(PEER_NAMES)
+    for scenario, title in SCENARIOS.items():
+        implementations = results.get(scenario)
+        if not implementations:
+            continue
+        ours = implementations.get("Futures")
+        print(f"#### {title}\n")
+        print("| Implementation | Median time / op | p90 time / op | Mallocs / op | Time: ours ÷ this | Mallocs: ours − this |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for implementation in sorted(implementations, key=lambda name: order.index(name) if name in order else 99):
+            row = implementations[implementation]
+            label = PEER_NAMES.get(implementation, implementation)
+            if ours and implementation != "Futures":
+                ratio = f"{ours['median_ns'] / row['median_ns']:.2f}"
+                delta = f"{ours['mallocs'] - row['mallocs']:+.2f}".replace(".00", "")
+            else:
+                ratio, delta = "—", "—"
+            print(
+                f"| {label} | {time_text(row['median_ns'])} | {time_text(row['p90_ns'])} | "
+                f"{mallocs_text(row['mallocs'])} | {ratio} | {delta} |"
+            )
+        print()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "Current_run.jmh.json")
