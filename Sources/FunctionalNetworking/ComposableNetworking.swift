@@ -134,3 +134,42 @@ public func bearerTokenModifier(_ token: String) -> @Sendable (URLRequest) -> UR
         return request
     }
 }
+
+// MARK: - The seed's composers as Composer values
+
+extension Composer {
+    /// The seed's ``AuthComposer`` as a composer: every request is authorised with the token
+    /// `bearerToken` reads, and fails with ``ComposableNetworkingError/noBearerToken`` when there
+    /// is none.
+    ///
+    /// ```swift
+    /// let transport = URLSession.shared.transport(with: .bearerToken { tokenStore.token })
+    /// ```
+    ///
+    /// For refresh on 401, allowed origins and a credential store, use
+    /// ``authenticated(by:)`` instead.
+    public static func bearerToken(
+        _ bearerToken: @escaping @Sendable () -> String?,
+        authorizeRequest: @escaping @Sendable (URLRequest, String) -> URLRequest = AuthComposer.bearerAuthorization
+    ) -> Composer {
+        Composer { next in
+            AuthComposer(bearerToken: bearerToken, baseFunction: next, authorizeRequest: authorizeRequest).composition
+        }
+    }
+
+    /// The seed's ``ComposableNetworking`` as a composer: authorised while `bearerToken`
+    /// reads a token, sent as it is while it reads `nil`.
+    ///
+    /// ```swift
+    /// let transport = URLSession.shared.transport(with: .bearerTokenWhenSignedIn { tokenStore.token })
+    /// ```
+    public static func bearerTokenWhenSignedIn(_ bearerToken: @escaping @Sendable () -> String?) -> Composer {
+        Composer { next in
+            ComposableNetworking(
+                bearerToken: bearerToken,
+                authComposer: AuthComposer(bearerToken: bearerToken, baseFunction: next),
+                baseFunction: next
+            ).composition
+        }
+    }
+}

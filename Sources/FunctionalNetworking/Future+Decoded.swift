@@ -46,7 +46,8 @@ extension Future where Value == Data {
     /// }
     /// ```
     ///
-    /// A failed response whose body is not a `Model` keeps its ``HTTPStatusError``.
+    /// A failed response whose body is not a `Model` keeps its ``HTTPStatusError``. A status
+    /// error that ``RetriesExhausted`` carries is decoded too.
     ///
     /// - Returns: A future of the value, or of a ``ServerError`` carrying the decoded model.
     public func decoded<T: Decodable & Sendable, Model: Decodable & Sendable>(
@@ -55,7 +56,8 @@ extension Future where Value == Data {
         using decoder: JSONDecoder = JSONDecoder()
     ) -> Future<T> {
         mapError { error in
-            guard let status = error as? HTTPStatusError,
+            let status = (error as? HTTPStatusError) ?? ((error as? RetriesExhausted)?.lastError as? HTTPStatusError)
+            guard let status,
                 let model = try? status.decodedBody(as: Model.self, using: decoder)
             else { return error }
             return ServerError(model: model, response: status)

@@ -42,8 +42,29 @@ extension URLSession {
     /// ```swift
     /// let transport = URLSession.shared.transport
     /// ```
+    ///
+    /// Redirects are followed, but a redirect that leaves the request's origin (scheme, host,
+    /// port) never carries `Authorization`, `Cookie` or `Proxy-Authorization` along — on Apple
+    /// platforms for any session; on Linux, whose URLSession ignores per-request delegates for
+    /// redirects, for sessions made by ``redirectGuarded(configuration:)``.
     public var transport: Transport {
-        { request in try await self.data(for: request) }
+        { request in try await self.data(for: request, delegate: RedirectGuard()) }
+    }
+
+    /// A session that follows redirects but never carries `Authorization`, `Cookie` or
+    /// `Proxy-Authorization` to another origin, on every platform.
+    ///
+    /// Use it under ``Composer/authenticated(by:)``, or whenever requests carry credentials:
+    ///
+    /// ```swift
+    /// let session = URLSession.redirectGuarded()
+    /// let transport = session.transport(with: .authenticated(by: auth))
+    /// ```
+    ///
+    /// - Parameter configuration: The session's configuration; `.default` unless you pass one.
+    /// - Returns: A new session whose delegate strips credentials on cross-origin redirects.
+    public static func redirectGuarded(configuration: URLSessionConfiguration = .default) -> URLSession {
+        URLSession(configuration: configuration, delegate: RedirectGuard(), delegateQueue: nil)
     }
 
     /// Starts the request for `endpoint` and returns the future of its body.

@@ -77,3 +77,27 @@ struct ComposableNetworkingTests {
         #expect(request.value(forHTTPHeaderField: "Authorization") == nil)
     }
 }
+
+@Suite("The seed's composers as Composer values")
+struct SeedComposerTests {
+    let echoAuthorization: NetworkClosureType = stubTransport { request in
+        (Data((request.value(forHTTPHeaderField: "Authorization") ?? "none").utf8), stubResponse(for: request))
+    }
+    let request = URLRequest(url: URL(string: "https://shop.test/account")!)
+
+    @Test func bearerTokenIsAuthComposerInAStack() async throws {
+        let store = TokenStore()
+        let transport = compose(echoAuthorization, with: .bearerToken { store.token })
+        await #expect(throws: ComposableNetworkingError.noBearerToken) { _ = try await transport(request) }
+        store.token = "abc"
+        #expect(try await transport(request).0 == Data("Bearer abc".utf8))
+    }
+
+    @Test func bearerTokenWhenSignedInIsComposableNetworkingInAStack() async throws {
+        let store = TokenStore()
+        let transport = compose(echoAuthorization, with: .bearerTokenWhenSignedIn { store.token })
+        #expect(try await transport(request).0 == Data("none".utf8))
+        store.token = "abc"
+        #expect(try await transport(request).0 == Data("Bearer abc".utf8))
+    }
+}

@@ -109,3 +109,33 @@ struct TransportTests {
         #expect(!data.isEmpty)
     }
 }
+
+@Suite("URLSession.redirectGuarded")
+struct RedirectGuardTests {
+    @Test func credentialsDoNotFollowARedirectToAnotherOrigin() async throws {
+        let other = try LoopbackServer { request in
+            .text("\(request.header("Authorization") ?? "-") \(request.header("Cookie") ?? "-") \(request.header("Proxy-Authorization") ?? "-") \(request.header("Accept") ?? "-")")
+        }
+        defer { other.stop() }
+        let first = try LoopbackServer { _ in .redirect(to: other.url(for: "/landing")) }
+        defer { first.stop() }
+        var request = URLRequest(url: first.url(for: "/go"))
+        request.setValue("Bearer s3cr3t", forHTTPHeaderField: "Authorization")
+        request.setValue("session=abc", forHTTPHeaderField: "Cookie")
+        request.setValue("Basic eDp5", forHTTPHeaderField: "Proxy-Authorization")
+        request.setValue("text/plain", forHTTPHeaderField: "Accept")
+        let (data, _) = try await makeTestSession().transport(request)
+        #expect(String(decoding: data, as: UTF8.self) == "- - - text/plain")
+    }
+
+    @Test func credentialsFollowARedirectWithinTheSameOrigin() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/go" ? .redirect(to: "/landing") : .text(request.header("Authorization") ?? "-")
+        }
+        defer { server.stop() }
+        var request = URLRequest(url: server.url(for: "/go"))
+        request.setValue("Bearer s3cr3t", forHTTPHeaderField: "Authorization")
+        let (data, _) = try await makeTestSession().transport(request)
+        #expect(String(decoding: data, as: UTF8.self) == "Bearer s3cr3t")
+    }
+}

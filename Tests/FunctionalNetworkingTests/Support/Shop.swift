@@ -14,7 +14,9 @@ struct Product: Codable, Equatable, Sendable {
     let name: String
 }
 
-/// A URLSession for tests: ephemeral, nothing cached, every request bounded by a timeout.
+/// A URLSession for tests: ephemeral, nothing cached, every request bounded by a timeout, and
+/// redirect-guarded (credentials never follow a redirect to another origin), as the package
+/// recommends for any session that carries credentials.
 func makeTestSession(timeout: TimeInterval = 10) -> URLSession {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = timeout
@@ -22,7 +24,7 @@ func makeTestSession(timeout: TimeInterval = 10) -> URLSession {
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.urlCache = nil
     configuration.httpMaximumConnectionsPerHost = 64
-    return URLSession(configuration: configuration)
+    return URLSession.redirectGuarded(configuration: configuration)
 }
 
 /// A LoopbackServer that serves a tiny shop: `/products/<id>` for ids 1…9, 404 otherwise.
