@@ -61,9 +61,9 @@ extension Future {
         }
         derived.addCancellationHandler(releaseInputs)
         for (index, input) in inputs.enumerated() {
-            input.whenComplete(retainingDependent: false) {
+            input.whenComplete(retainingDependent: false) { source in
                 let completion: Completion
-                switch input.completedOutcome {
+                switch Future<Element>.outcome(of: source) {
                 case .success(let value):
                     guard let joined = accept(index, value) else { return nil }
                     completion = derived.completeDeferringCallbacks(with: .success(joined))

@@ -46,13 +46,13 @@ extension Future {
             // The relay lets a cancelled task stop waiting at once, even when the future itself
             // goes on because something else still depends on it.
             let relay = Promise<Value>()
-            whenComplete(retainingDependent: true) { [self] in
-                relay.completeDeferringCallbacks(with: completedOutcome).pending
+            whenComplete(retainingDependent: true) { source in
+                relay.completeDeferringCallbacks(with: Future.outcome(of: source)).pending
             }
             return try await withTaskCancellationHandler {
                 try await withUnsafeThrowingContinuation { continuation in
-                    relay.whenComplete(retainingDependent: false) {
-                        continuation.resume(with: relay.completedOutcome)
+                    relay.whenComplete(retainingDependent: false) { source in
+                        continuation.resume(with: Future.outcome(of: source))
                         return nil
                     }
                 }

@@ -19,8 +19,8 @@ extension Future {
         clock: C = ContinuousClock()
     ) -> Future<Value> {
         let derived = Future<Value>(derivedFrom: self)
-        whenComplete(retainingDependent: true) { [self] in
-            let result = completedOutcome
+        whenComplete(retainingDependent: true) { source in
+            let result = Future.outcome(of: source)
             if case .failure(let error) = result, error is CancellationError {
                 return derived.completeDeferringCallbacks(with: result).pending
             }

@@ -17,8 +17,8 @@ extension Future {
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Future<NewValue> {
         let derived = Future<NewValue>(derivedFrom: self)
-        whenComplete(retainingDependent: true) { [self] in
-            let result = completedOutcome.flatMap { value in Result { try transform(value) } }
+        whenComplete(retainingDependent: true) { source in
+            let result = Future.outcome(of: source).flatMap { value in Result { try transform(value) } }
             return derived.completeDeferringCallbacks(with: result).pending
         }
         return derived
@@ -46,8 +46,8 @@ extension Future {
         _ transform: @escaping @Sendable (Value) throws -> Future<NewValue>
     ) -> Future<NewValue> {
         let derived = Future<NewValue>(derivedFrom: self)
-        whenComplete(retainingDependent: true) { [self] in
-            switch completedOutcome {
+        whenComplete(retainingDependent: true) { source in
+            switch Future.outcome(of: source) {
             case .failure(let error):
                 return derived.completeDeferringCallbacks(with: .failure(error)).pending
             case .success(let value):
@@ -78,8 +78,8 @@ extension Future {
         }
         source.retainDependent()
         setUpstream(source)
-        return source.register(retainingDependent: false) { [self] in
-            completeDeferringCallbacks(with: source.completedOutcome).pending
+        return source.register(retainingDependent: false) { [self] completed in
+            completeDeferringCallbacks(with: Future.outcome(of: completed)).pending
         }
     }
 
@@ -90,8 +90,8 @@ extension Future {
         _ transform: @escaping @Sendable (Result<Value, any Error>) -> Result<NewValue, any Error>
     ) -> Future<NewValue> {
         let derived = Future<NewValue>(derivedFrom: self)
-        whenComplete(retainingDependent: true) { [self] in
-            derived.completeDeferringCallbacks(with: transform(completedOutcome)).pending
+        whenComplete(retainingDependent: true) { source in
+            derived.completeDeferringCallbacks(with: transform(Future.outcome(of: source))).pending
         }
         return derived
     }

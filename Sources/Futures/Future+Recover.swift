@@ -53,8 +53,8 @@ extension Future {
         _ transform: @escaping @Sendable (any Error) throws -> Future<Value>
     ) -> Future<Value> {
         let derived = Future<Value>(derivedFrom: self)
-        whenComplete(retainingDependent: true) { [self] in
-            let result = completedOutcome
+        whenComplete(retainingDependent: true) { source in
+            let result = Future.outcome(of: source)
             switch result {
             case .failure(let error) where !(error is CancellationError):
                 return derived.follow { try transform(error) }

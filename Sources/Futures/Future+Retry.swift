@@ -38,8 +38,8 @@ extension Future {
             let source = operation()
             source.retainDependent()
             derived.setUpstream(source)
-            source.whenComplete(retainingDependent: false) {
-                let result = source.completedOutcome
+            source.whenComplete(retainingDependent: false) { completed in
+                let result = Future.outcome(of: completed)
                 guard case .failure(let error) = result, number < maxAttempts,
                     !(error is CancellationError), shouldRetry(error), derived.isPending
                 else {

@@ -29,8 +29,8 @@ extension Future {
             }
         }
         derived.addCancellationHandler { timer.cancel() }
-        whenComplete(retainingDependent: true) { [self] in
-            let completion = derived.completeDeferringCallbacks(with: completedOutcome)
+        whenComplete(retainingDependent: true) { source in
+            let completion = derived.completeDeferringCallbacks(with: Future.outcome(of: source))
             if case .completed = completion {
                 timer.cancel()
             }

@@ -50,9 +50,38 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     @usableFromInline final var dependents = 0
     @usableFromInline final var isPinned = false
     @usableFromInline final weak var upstream: (any CancellationUpstream)?
+    #if DEBUG
+    /// Where the future was made, to name in ``BrokenPromise`` (debug builds only).
+    @usableFromInline final let creationSite: (file: StaticString, line: UInt)
+    #endif
 
     /// Creates a pending future; only this module can complete one directly.
-    @usableFromInline init() {}
+    ///
+    /// - Parameters:
+    ///   - file: Where it was made; debug builds name it if the future is dropped pending.
+    ///   - line: The line where it was made.
+    @usableFromInline init(file: StaticString = #fileID, line: UInt = #line) {
+        #if DEBUG
+        creationSite = (file, line)
+        #endif
+    }
+
+    /// A future dropped while pending can never complete: its callbacks fail with
+    /// ``BrokenPromise`` so that nothing waits for it forever.
+    deinit {
+        guard outcome == nil, !callbacks.isEmpty else { return }
+        #if DEBUG
+        outcome = .failure(BrokenPromise(file: "\(creationSite.file)", line: Int(creationSite.line)))
+        #else
+        outcome = .failure(BrokenPromise(file: nil, line: nil))
+        #endif
+        let batch = callbacks.removeAll()
+        batch.forEach { callback in
+            if let next = callback(self) {
+                CallbackRunner.drain(next)
+            }
+        }
+    }
 
     /// Creates a pending future derived from `source`: cancelling it releases `source`.
     @inlinable convenience init<Source>(derivedFrom source: Future<Source>) {
@@ -129,8 +158,8 @@ public class Future<Value: Sendable>: @unchecked Sendable {
             observer(outcome)
             return
         }
-        callbacks.append { [self] in
-            observer(completedOutcome)
+        callbacks.append { source in
+            observer(Future.outcome(of: source))
             return nil
         }
         lock.unlock()
@@ -197,9 +226,11 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         return .completed(mustRun ? self : nil)
     }
 
-    /// The result, read by a callback: callbacks run only once the result is set.
-    @inlinable final var completedOutcome: Result<Value, any Error> {
-        guard let outcome else {
+    /// The result of `source`, a `Future<Value>` whose callback is running: callbacks receive
+    /// the future that completed rather than capturing it, so that a pending future and its
+    /// callbacks never keep each other alive.
+    @inlinable static func outcome(of source: AnyObject) -> Result<Value, any Error> {
+        guard let outcome = unsafeDowncast(source, to: Future<Value>.self).outcome else {
             preconditionFailure("A future's callback ran before the future completed.")
         }
         return outcome
@@ -242,7 +273,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         lock.lock()
         if outcome != nil, !isRunningCallbacks {
             lock.unlock()
-            return callback()
+            return callback(self)
         }
         if retainingDependent {
             dependents += 1
@@ -304,9 +335,10 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// A registered callback. Combinators create callbacks in their own (specialised) code, so
-/// that the loop running them needs to know nothing of the future's value type.
-@usableFromInline typealias Callback = @Sendable () -> (any PendingCallbacks)?
+/// A registered callback, given the future that completed. Combinators create callbacks in
+/// their own (specialised) code, so that the loop running them needs to know nothing of the
+/// future's value type.
+@usableFromInline typealias Callback = @Sendable (AnyObject) -> (any PendingCallbacks)?
 
 /// What setting a result did.
 @usableFromInline enum Completion {
@@ -337,7 +369,7 @@ extension Future: PendingCallbacks {
             let batch = callbacks.removeAll()
             lock.unlock()
             batch.forEach { callback in
-                if let next = callback() {
+                if let next = callback(self) {
                     runner.push(next)
                 }
             }

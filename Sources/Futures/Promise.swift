@@ -30,9 +30,16 @@
 ///   future's lock, which is why it restates the future's `@unchecked Sendable`.
 public final class Promise<Value: Sendable>: Future<Value>, @unchecked Sendable {
     /// Creates a pending promise.
+    ///
+    /// Complete it exactly once; if it is dropped while still pending, its observers fail with
+    /// ``BrokenPromise``, which in debug builds names where it was created.
+    ///
+    /// - Parameters:
+    ///   - file: Where the promise is made (filled in for you).
+    ///   - line: The line where the promise is made (filled in for you).
     @inlinable
-    public override init() {
-        super.init()
+    public override init(file: StaticString = #fileID, line: UInt = #line) {
+        super.init(file: file, line: line)
     }
 
     /// Completes the promise with `value`, running every observer.

@@ -85,3 +85,49 @@ struct PromiseTests {
         #expect(order.values == ["handler", "observer"])
     }
 }
+
+@Suite("BrokenPromise")
+struct BrokenPromiseTests {
+    @Test func aPromiseDroppedPendingFailsItsObserversWithWhereItWasCreated() throws {
+        let seen = Recorder<Result<Int, any Error>>()
+        let line = #line + 2
+        do {
+            let promise = Promise<Int>()
+            promise.map { $0 + 1 }.observe { seen.append($0) }
+        }
+        let result = try #require(seen.values.first)
+        let error = try #require(result.error as? BrokenPromise)
+        #expect(error.file?.hasSuffix("PromiseTests.swift") == true)
+        #expect(error.line == line)
+        #expect(error.description.contains("dropped before it was completed (created at "))
+        #expect(seen.count == 1)
+    }
+
+    @Test func aPendingChainDroppedWithItsPromiseIsFreed() {
+        weak var weakPromise: Promise<Int>?
+        weak var weakDerived: Future<Int>?
+        do {
+            let promise = Promise<Int>()
+            let derived = promise.map { $0 }.flatMap { Future(value: $0) }
+            weakPromise = promise
+            weakDerived = derived
+        }
+        #expect(weakPromise == nil)
+        #expect(weakDerived == nil)
+    }
+
+    @Test func aCompletedPromiseIsNotBroken() {
+        let seen = Recorder<Result<Int, any Error>>()
+        do {
+            let promise = Promise<Int>()
+            promise.observe { seen.append($0) }
+            promise.resolve(with: 3)
+        }
+        #expect(seen.values.first?.success == 3)
+        #expect(seen.count == 1)
+    }
+
+    @Test func descriptionWithoutASiteStillSaysWhatHappened() {
+        #expect(BrokenPromise(file: nil, line: nil).description == "A promise was dropped before it was completed.")
+    }
+}
