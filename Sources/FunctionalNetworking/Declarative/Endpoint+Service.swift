@@ -11,7 +11,9 @@ extension Endpoint {
     /// Each value's `description` is one raw segment, percent-encoded on its own when the URL
     /// is made: a `/` inside a value is encoded as `%2F` and never separates segments, a space
     /// as `%20`, and non-ASCII text as UTF-8 (`"café"` → `caf%C3%A9`). So the server sees the
-    /// value itself as one segment. An empty value gives an empty segment.
+    /// value itself as one segment. An empty value gives an empty segment. An array is one
+    /// value too (its `description`, `["a", "b"]`, would be one segment): for a list of
+    /// segments use ``init(_:pathComponents:from:)``.
     ///
     /// The endpoint starts at the service's ``Service/destination``, below its
     /// ``Service/pathComponents``, with its ``Service/defaultHeaders``; headers set on the

@@ -12,6 +12,9 @@ import Foundation
 /// }
 /// ```
 ///
+/// Write the type name, `Header.accept(…)`: in a builder, a line that starts with `.` would
+/// continue the line before it as a member access.
+///
 /// Nothing is checked here: ``Endpoint/urlRequest()`` checks every field before a request
 /// exists, and a name that is not an HTTP token or a value with CR, LF or NUL gives
 /// ``Endpoint/Error/invalidHeader(name:)``, so such a field never reaches the wire.

@@ -15,7 +15,9 @@ import Foundation
 /// and your own `CustomStringConvertible` types work as they are. Passing an *optional*
 /// value uses the failable initializer: when it is `nil`, the initializer gives `nil` and the
 /// builder drops the item entirely — an optional filter that is not set is simply not sent.
-/// To send a name without a value (`?verbose`), say so with ``init(_:)``.
+/// To send a name without a value (`?verbose`), say so with ``init(_:)``. For a list of
+/// values, write one `Query` per value in a `for` loop (an array's `description` would be
+/// sent as one value).
 ///
 /// Names and values are raw text; ``Endpoint/url`` percent-encodes them.
 public struct Query: Sendable, Hashable {
