@@ -7,9 +7,11 @@ import Foundation
 enum RedactURL {
     /// The text of `url` with secret query values and (if asked) credentials replaced.
     static func text(of url: URL, redaction: Redaction) -> String {
+        if redaction.queryItemNames.isEmpty && !redaction.redactsURLCredentials {
+            return url.absoluteString
+        }
         guard var components = URLComponents(url: url.absoluteURL, resolvingAgainstBaseURL: false) else {
-            let nothingToHide = redaction.queryItemNames.isEmpty && !redaction.redactsURLCredentials
-            return nothingToHide ? url.absoluteString : "(a URL that could not be parsed)"
+            return "(a URL that could not be parsed)"
         }
         let query = components.percentEncodedQuery
         let fragment = components.percentEncodedFragment
