@@ -101,7 +101,7 @@ extension Composer {
     /// ``CancellationScope/cancel(id:)`` and ``CancellationScope/cancelAll()`` can stop it.
     ///
     /// The id is the one ``numbered()`` gave (put `.numbered()` above), else one chosen with
-    /// ``RequestContext/withID(_:_:)-(_,()->Result)``, else a new one. The call below runs in a
+    /// ``RequestContext/withID(_:_:)``, else a new one. The call below runs in a
     /// child `Task`; when the scope (or the caller's own task) cancels the request, the caller
     /// gets `CancellationError` at once and that task is cancelled. A `URLError.cancelled`
     /// from below is reported as `CancellationError` as well.

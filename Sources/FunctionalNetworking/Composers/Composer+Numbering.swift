@@ -22,7 +22,7 @@ extension Composer {
     /// ```
     ///
     /// The id is a new `UUID`, unless the caller chose one with
-    /// ``RequestContext/withID(_:_:)-(_,()->Result)``. A stack used from inside another
+    /// ``RequestContext/withID(_:_:)``. A stack used from inside another
     /// request (a token refresh, say) numbers its own requests: the inner `.numbered()` sets a
     /// new context for its call.
     public static func numbered() -> Composer {

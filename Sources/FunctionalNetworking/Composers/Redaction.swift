@@ -28,7 +28,7 @@ public struct Redaction: Sendable, Hashable {
     public static let defaultHeaderNames: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
 
     /// Hides ``defaultHeaderNames`` and URL credentials; add to it with
-    /// ``redactingHeaders(_:)-(String...)`` and ``redactingQueryItems(_:)-(String...)``.
+    /// ``redactingHeaders(_:)`` and ``redactingQueryItems(_:)``.
     public static let `default` = Redaction(headers: defaultHeaderNames)
 
     /// Hides nothing, not even URL credentials: for a cURL command you mean to run as is.
@@ -189,7 +189,8 @@ public struct Redaction: Sendable, Hashable {
     /// `text` with every secret of `request` (and `response`) replaced by ``marker``: the values
     /// of secret headers and the credentials inside them (a bearer token, a Basic user and
     /// password, cookie values), secret query values (raw and percent-encoded), and the URL's
-    /// user and password. Pieces shorter than three characters are left alone.
+    /// user and password. Pieces shorter than three characters, or found in the marker itself,
+    /// are left alone.
     ///
     /// Use it on text that might quote a request, such as an error message.
     public func scrub(_ text: String, secretsOf request: URLRequest, response: URLResponse? = nil) -> String {
@@ -200,7 +201,7 @@ public struct Redaction: Sendable, Hashable {
 
     /// `text` with each of `secrets` replaced by ``marker``, longest first.
     func scrub(_ text: String, secrets: [String]) -> String {
-        let ordered = Set(secrets).filter { $0.count >= 3 && $0 != marker }.sorted { $0.count > $1.count }
+        let ordered = Set(secrets).filter { $0.count >= 3 && !marker.contains($0) }.sorted { $0.count > $1.count }
         return ordered.reduce(text) { text, secret in text.replacingOccurrences(of: secret, with: marker) }
     }
 }

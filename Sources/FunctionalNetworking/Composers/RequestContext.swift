@@ -28,7 +28,7 @@ import Foundation
 /// ```
 ///
 /// To know a request's id before sending it (to cancel it by id, say), choose it with
-/// ``withID(_:_:)-(_,()->Result)``.
+/// ``withID(_:_:)``.
 public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     /// The request's id, unique across stacks.
     public let id: UUID

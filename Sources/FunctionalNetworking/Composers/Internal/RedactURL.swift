@@ -1,6 +1,6 @@
 import Foundation
 
-/// Renders a URL as text with its secrets replaced, for ``Redaction/redact(_:)-(URL)``.
+/// Renders a URL as text with its secrets replaced, for `Redaction.redact(_:)` (for a `URL`).
 ///
 /// The query is rebuilt by hand, piece by piece, so that the marker can be shown as written
 /// (`<redacted>`, not `%3Credacted%3E`) and every other piece keeps its exact encoding.
