@@ -1,0 +1,106 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What the logging composer knows about one request, already redacted, and the records it
+/// makes from it.
+struct LogFacts: Sendable {
+    let request: URLRequest
+    let context: RequestContext?
+    let redaction: Redaction
+    let method: String
+    let url: String
+    let requestHeaders: HTTPHeaders
+
+    init(request: URLRequest, context: RequestContext?, redaction: Redaction) {
+        self.request = request
+        self.context = context
+        self.redaction = redaction
+        method = request.httpMethod ?? "GET"
+        url = request.url.map(redaction.redact) ?? "(no URL)"
+        let fields = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
+        requestHeaders = redaction.redact(HTTPHeaders(fields.map { ($0.key, $0.value) }))
+    }
+
+    /// `#1 3F2A9C1E GET https://…`, or without the context when there is none.
+    private var subject: String {
+        [context?.description, method, url].compactMap { $0 }.joined(separator: " ")
+    }
+
+    func startRecord() -> LogRecord {
+        record(.started, level: .debug, message: "→ \(subject)")
+    }
+
+    func endRecord(data: Data, response: URLResponse, duration: Duration) -> LogRecord {
+        let status = (response as? HTTPURLResponse)?.statusCode
+        let level: LogRecord.Level = switch status ?? 200 {
+        case 500...: .error
+        case 400..<500: .warning
+        default: .info
+        }
+        let statusText = status.map(String.init) ?? "(not HTTP)"
+        let message = "← \(subject) \(statusText) in \(LogFormat.duration(duration)), \(LogFormat.bytes(data.count))"
+        var record = record(.finished, level: level, message: message)
+        record.status = status
+        record.duration = duration
+        record.bytes = data.count
+        let headers = RedactSecrets.headers(of: response)
+        record.responseHeaders = redaction.redact(HTTPHeaders(headers))
+        return record
+    }
+
+    func failureRecord(_ error: any Error, duration: Duration) -> LogRecord {
+        let described = redaction.describe(error, for: request)
+        let elapsed = LogFormat.duration(duration)
+        var record = if LogFormat.isCancellation(error) {
+            record(.cancelled, level: .info, message: "✕ \(subject) cancelled after \(elapsed)")
+        } else {
+            record(.failed, level: .error, message: "✕ \(subject) failed after \(elapsed): \(described)")
+        }
+        record.duration = duration
+        record.error = described
+        record.status = (error as? HTTPStatusError)?.status
+        return record
+    }
+
+    func emit(_ record: LogRecord, to sink: @Sendable (LogRecord) -> Void, minimum: LogRecord.Level) {
+        if record.level >= minimum {
+            sink(record)
+        }
+    }
+
+    private func record(_ event: LogRecord.Event, level: LogRecord.Level, message: String) -> LogRecord {
+        LogRecord(
+            event: event, level: level, message: message, method: method, url: url,
+            requestHeaders: requestHeaders, requestID: context?.id, requestNumber: context?.number
+        )
+    }
+}
+
+/// How durations, sizes and errors are written in logs and metrics.
+enum LogFormat {
+    /// `0.8 ms`, `84 ms`, `1.25 s`.
+    static func duration(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        switch abs(milliseconds) {
+        case 1000...: return String(format: "%.2f s", milliseconds / 1000)
+        case 10...: return String(format: "%.0f ms", milliseconds)
+        default: return String(format: "%.1f ms", milliseconds)
+        }
+    }
+
+    /// `1 byte`, `512 bytes`.
+    static func bytes(_ count: Int) -> String {
+        count == 1 ? "1 byte" : "\(count) bytes"
+    }
+
+    /// Whether `error` means the request was cancelled.
+    static func isCancellation(_ error: any Error) -> Bool {
+        if error is CancellationError { return true }
+        if let error = error as? URLError, error.code == .cancelled { return true }
+        return false
+    }
+}

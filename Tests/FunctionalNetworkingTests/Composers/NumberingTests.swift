@@ -1,0 +1,109 @@
+import Foundation
+import FunctionalNetworking
+import FunctionalNetworkingTesting
+import Futures
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("Numbering")
+struct NumberingTests {
+    private let request = URLRequest(url: URL(string: "https://shop.test/products")!)
+
+    /// Collects the contexts a composer sees.
+    private final class Seen: @unchecked Sendable {
+        private let lock = NSLock()
+        private var contexts: [RequestContext?] = []
+        func append(_ context: RequestContext?) { lock.withLock { contexts.append(context) } }
+        var values: [RequestContext?] { lock.withLock { contexts } }
+    }
+
+    private func observing(into seen: Seen) -> Composer {
+        Composer { next in
+            { request in
+                seen.append(RequestContext.current)
+                return try await next(request)
+            }
+        }
+    }
+
+    @Test func requestsAreNumberedOneTwoThreeInOrder() async throws {
+        let seen = Seen()
+        let transport = compose(stubTransport(data: Data()), with: .numbered(), observing(into: seen))
+        for _ in 1...3 {
+            _ = try await transport(request)
+        }
+        #expect(seen.values.map { $0?.number } == [1, 2, 3])
+        #expect(Set(seen.values.compactMap { $0?.id }).count == 3)
+    }
+
+    @Test func eachNumberedComposerCountsOnItsOwn() async throws {
+        let seen = Seen()
+        let first = compose(stubTransport(data: Data()), with: .numbered(), observing(into: seen))
+        let second = compose(stubTransport(data: Data()), with: .numbered(), observing(into: seen))
+        _ = try await first(request)
+        _ = try await first(request)
+        _ = try await second(request)
+        #expect(seen.values.map { $0?.number } == [1, 2, 1])
+    }
+
+    @Test func concurrentRequestsGetDistinctNumbers() async throws {
+        let seen = Seen()
+        let transport = compose(stubTransport(data: Data()), with: .numbered(), observing(into: seen))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 1...50 {
+                group.addTask { _ = try await transport(request) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(seen.values.compactMap { $0?.number }.sorted() == Array(1...50))
+    }
+
+    @Test func composersAboveNumberedCannotSeeTheContext() async throws {
+        let above = Seen()
+        let below = Seen()
+        let transport = compose(stubTransport(data: Data()), with: observing(into: above), .numbered(), observing(into: below))
+        _ = try await transport(request)
+        #expect(above.values.count == 1)
+        #expect(above.values.first! == nil)
+        #expect(below.values.first??.number == 1)
+    }
+
+    @Test func everyAttemptBelowKeepsTheRequestsIDAndNumber() async throws {
+        let seen = Seen()
+        let twice = Composer { next in
+            { request in
+                _ = try await next(request)
+                return try await next(request)
+            }
+        }
+        let transport = compose(stubTransport(data: Data()), with: .numbered(), twice, observing(into: seen))
+        _ = try await transport(request)
+        #expect(seen.values.count == 2)
+        #expect(seen.values[0] == seen.values[1])
+        #expect(RequestContext.current == nil)
+    }
+
+    @Test func nothingOfTheContextIsSentOnTheWire() async throws {
+        let server = try LoopbackServer { _ in .text("ok") }
+        defer { server.stop() }
+        let seen = Seen()
+        let session = makeTestSession()
+        let plain = session.transport
+        let numbered = session.transport(with: .numbered(), observing(into: seen))
+        _ = try await plain(URLRequest(url: server.url(for: "/plain")))
+        _ = try await numbered(URLRequest(url: server.url(for: "/numbered")))
+        let withoutContext = try #require(await server.takeRequest(timeout: .seconds(10)))
+        let withContext = try #require(await server.takeRequest(timeout: .seconds(10)))
+        let context = try #require(seen.values.first ?? nil)
+        #expect(Set(withContext.headers.map { $0.name.lowercased() }) == Set(withoutContext.headers.map { $0.name.lowercased() }))
+        for header in withContext.headers {
+            #expect(!header.value.localizedCaseInsensitiveContains(context.id.uuidString))
+            #expect(!header.value.localizedCaseInsensitiveContains(context.id.uuidString.prefix(8)))
+        }
+        #expect(withContext.target == "/numbered")
+        #expect(withContext.body.isEmpty)
+    }
+}
