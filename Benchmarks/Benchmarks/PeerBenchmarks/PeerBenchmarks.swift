@@ -221,7 +221,7 @@ func all() {
         let inputs = promises.map(\.futureResult)
         benchmark.startMeasurement()
         let all = EventLoopFuture.whenAllSucceed(inputs, on: loop)
-        all.whenComplete { result in blackHole(result) }
+        all.whenComplete { result in precondition((try? result.get())?.count == allCount) }
         for (index, promise) in promises.enumerated() {
             promise.succeed(index)
         }
@@ -238,7 +238,7 @@ func all() {
         let subscription = inputs.publisher
             .flatMap { $0 }
             .collect()
-            .sink { values in blackHole(values) }
+            .sink { values in precondition(values.count == allCount) }
         for (index, slot) in slots.enumerated() {
             slot.fulfil(index)
         }
@@ -250,7 +250,7 @@ func all() {
     Benchmark("4-all-1000.ClosureFloor", configuration: configuration) { benchmark in
         let inputs = (0..<allCount).map { _ in CallbackBox() }
         benchmark.startMeasurement()
-        let gather = GatherBox(count: allCount) { values in blackHole(values) }
+        let gather = GatherBox(count: allCount) { values in precondition(values.count == allCount) }
         for (index, input) in inputs.enumerated() {
             input.callback = { value in gather.store(value, at: index) }
         }
