@@ -73,6 +73,8 @@ public struct RetryPolicy: Sendable {
             return statuses.contains(status.status)
         case let urlError as URLError:
             return errorCodes.contains(urlError.code)
+        case is TimeoutError:
+            return errorCodes.contains(.timedOut)  // the timeout composer's, like URLError.timedOut
         default:
             return false  // cancellation, invalid URLs, decoding failures, anything unknown
         }
