@@ -1,0 +1,196 @@
+import Foundation
+import FunctionalNetworking
+import FunctionalNetworkingTesting
+import Futures
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Every fault of the matrix through URLSession → composers → LoopbackServer: the error the
+/// caller gets (type and words), the attempts made, and that the future completed once.
+@Suite("Fault matrix")
+struct FaultMatrixTests {
+    struct Outcome {
+        let result: Result<Data, any Error>
+        let attempts: Int
+        let completions: Int
+    }
+
+    /// The stack under test: retry (3 attempts, 10 ms backoff, Retry-After capped at 50 ms),
+    /// a 2 s per-attempt timeout, status validation; a session with a 10 s request timeout.
+    static func run(_ server: LoopbackServer, path: String = "/fault") async -> Outcome {
+        let policy = RetryPolicy(maxAttempts: 3, backoff: .constant(.milliseconds(10)), maximumRetryAfter: .milliseconds(50))
+        let transport = makeTestSession(timeout: 10).transport(with: .retry(policy), .timeout(after: .seconds(2)), .validatingStatus())
+        let before = server.requestCount
+        let completions = CompletionCounter()
+        let future = networking(from: transport)(Endpoint(path: path, baseURL: server.baseURL))
+        future.observe { _ in completions.increment() }
+        let result = await future.result(within: .seconds(60))
+        return Outcome(result: result, attempts: server.requestCount - before, completions: completions.value)
+    }
+
+    /// libcurl reports a connection closed at start as "connection lost" (-1005, transient:
+    /// retried) or as "empty reply" (-1011, a bad response: not retried), depending on timing.
+    @Test func connectionClosedAtStartFailsWithAURLErrorRetriedOnlyWhenTransient() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        for _ in 0..<3 { server.enqueue(.fault(.closeAtStart)) }
+        let outcome = await Self.run(server)
+        switch outcome.result.failure {
+        case let error as RetriesExhausted:
+            #expect(error.attempts == 3)
+            #expect((error.lastError as? URLError)?.code == .networkConnectionLost)
+            #expect(error.description.hasPrefix("The request failed 3 times"))
+        case let error as URLError:
+            #expect(error.code == .badServerResponse)
+            #expect(server.queuedResponseCount == 2)  // one attempt used one fault
+        default:
+            Issue.record("expected a URLError, got \(String(describing: outcome.result))")
+        }
+        #expect(outcome.completions == 1)
+    }
+
+    @Test func connectionClosedAfterTheRequestIsABadServerResponseAndNotRetried() async throws {
+        let server = try LoopbackServer { _ in .fault(.closeAfterRequest) }
+        defer { server.stop() }
+        let outcome = await Self.run(server)
+        #expect((outcome.result.failure as? URLError)?.code == .badServerResponse)
+        #expect(outcome.attempts == 1)
+        #expect(outcome.completions == 1)
+    }
+
+    @Test func connectionClosedInTheMiddleOfTheBodyFailsWithAURLError() async throws {
+        let server = try LoopbackServer { _ in .text(String(repeating: "x", count: 10_000)).withFault(.closeMidBody) }
+        defer { server.stop() }
+        let outcome = await Self.run(server)
+        #expect(outcome.result.failure is URLError)
+        #expect(outcome.completions == 1)
+    }
+
+    @Test func aStallIsMetByTheTimeoutOnEveryAttempt() async throws {
+        let server = try LoopbackServer { _ in .fault(.stall) }
+        defer { server.stop() }
+        let outcome = await Self.run(server)
+        let error = try #require(outcome.result.failure as? RetriesExhausted)
+        #expect(error.lastError is TimeoutError)
+        #expect(error.attempts == 3)
+        #expect(outcome.attempts == 3)
+        #expect(outcome.completions == 1)
+    }
+
+    @Test(arguments: [500, 502, 503])
+    func aServerErrorIsRetriedThenReportedWithItsStatus(status: Int) async throws {
+        let server = try LoopbackServer { _ in .text("down", status: status) }
+        defer { server.stop() }
+        let outcome = await Self.run(server)
+        let error = try #require(outcome.result.failure as? RetriesExhausted)
+        #expect((error.lastError as? HTTPStatusError)?.status == status)
+        #expect(outcome.attempts == 3)
+        #expect(outcome.completions == 1)
+    }
+
+    @Test(arguments: [503, 429])
+    func aRetryAfterIsHonouredAndTheNextAttemptSucceeds(status: Int) async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.enqueue(.text("later", status: status, headers: [.init("Retry-After", "1")]))
+        server.enqueue(.json(#"{"ok":true}"#))
+        let outcome = await Self.run(server)
+        #expect(try outcome.result.get() == Data(#"{"ok":true}"#.utf8))
+        #expect(outcome.attempts == 2)
+        #expect(outcome.completions == 1)
+    }
+
+    @Test func anEmptyBodyWhereJSONIsExpectedNamesTheType() async throws {
+        let server = try LoopbackServer { _ in .status(200) }
+        defer { server.stop() }
+        let transport = makeTestSession().transport(with: .validatingStatus())
+        let product: Future<Product> = networking(from: transport)(Endpoint(path: "/p", baseURL: server.baseURL)).decoded()
+        let failure = try #require(await product.result().failure as? DecodingFailure)
+        #expect(failure.description == "Could not decode Product: the body is empty, not JSON at the top level.")
+        #expect(server.requestCount == 1)
+    }
+
+    @Test func malformedJSONAndAWrongContentTypeFailDecodingWithoutRetry() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/malformed"
+                ? .json(#"{"id": 7, "name": "#)
+                : .text("<html><body>Maintenance</body></html>", headers: [.init("Content-Type", "text/html")])
+        }
+        defer { server.stop() }
+        let send = networking(from: makeTestSession().transport(with: .retry(), .validatingStatus()))
+        for path in ["/malformed", "/html"] {
+            let product: Future<Product> = send(Endpoint(path: path, baseURL: server.baseURL)).decoded()
+            let failure = try #require(await product.result().failure as? DecodingFailure)
+            #expect(failure.typeName == "Product")
+            #expect(failure.description.contains("not valid JSON"))
+        }
+        #expect(server.requestCount == 2)
+    }
+
+    @Test func aTenMegabyteBodyArrivesWhole() async throws {
+        let body = Data((0..<10_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let server = try LoopbackServer { _ in LoopbackServer.Response(body: body) }
+        defer { server.stop() }
+        let outcome = await Self.run(server)
+        #expect(try outcome.result.get() == body)
+        #expect(outcome.completions == 1)
+    }
+
+    @Test func aBodyDrippedOneByteAMillisecondArrivesWhole() async throws {
+        let text = String(repeating: "drip", count: 50)
+        let server = try LoopbackServer { _ in .text(text).throttled(bytesPerPeriod: 1, period: .milliseconds(1)) }
+        defer { server.stop() }
+        let outcome = await Self.run(server)
+        #expect(try outcome.result.get() == Data(text.utf8))
+        #expect(outcome.attempts == 1)
+    }
+
+    @Test func aRefusedConnectionIsRetriedThenReported() async throws {
+        let server = try LoopbackServer()
+        server.stop()
+        let outcome = await Self.run(server)
+        let error = try #require(outcome.result.failure as? RetriesExhausted)
+        #expect((error.lastError as? URLError)?.code == .cannotConnectToHost)
+        #expect(error.attempts == 3)
+        #expect(outcome.completions == 1)
+    }
+
+    @Test func aServerThatStopsInTheMiddleOfARunCompletesEveryFutureOnce() async throws {
+        let server = try LoopbackServer { request in
+            .text("ok \(request.path)").delayed(by: .milliseconds(request.sequenceNumber < 10 ? 0 : 300))
+        }
+        let transport = makeTestSession(timeout: 10).transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
+        let send = networking(from: transport)
+        let counters = (0..<40).map { _ in CompletionCounter() }
+        let futures = (0..<40).map { index in
+            let future = send(Endpoint(path: "/item/\(index)", baseURL: server.baseURL))
+            future.observe { _ in counters[index].increment() }
+            return future
+        }
+        _ = await server.takeRequest(timeout: .seconds(10))
+        try await Task.sleep(for: .milliseconds(100))
+        server.stop()
+        var succeeded = 0
+        var failed = 0
+        for future in futures {
+            switch await future.result(within: .seconds(60)) {
+            case .success: succeeded += 1
+            case .failure: failed += 1
+            }
+        }
+        #expect(succeeded + failed == 40)
+        #expect(failed > 0)
+        #expect(counters.allSatisfy { $0.value == 1 })
+    }
+}
+
+/// Counts completions from any thread.
+final class CompletionCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
