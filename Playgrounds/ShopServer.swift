@@ -27,6 +27,11 @@ enum ShopServer {
                     return .json(#"{"message":"No product with that id"}"#, status: 404)
                 }
                 return .json(#"{"id":\#(product.id),"name":"\#(product.name)","price":\#(product.price)}"#)
+            case ("GET", "/deals"):
+                // Busy every other time: the tour's retry composer meets a 503 with Retry-After.
+                return !request.sequenceNumber.isMultiple(of: 2)
+                    ? .text("busy", status: 503, headers: [.init("Retry-After", "0")])
+                    : .json(#"[{"id":8,"name":"Apple Pencil","price":99}]"#)
             case ("POST", "/login"):
                 return .json(#"{"token":"\#(token)"}"#)
             case ("GET", "/account"):
