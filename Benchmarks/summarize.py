@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""Turns a JMH export of the benchmark run into the Markdown tables of README.md.
+"""Turns JMH exports of benchmark runs into the Markdown tables of README.md.
 
-    swift package --disable-sandbox benchmark --no-progress --format jmh --path /tmp/bench
-    python3 summarize.py /tmp/bench/Current_run.jmh.json
+    swift package --disable-sandbox benchmark --no-progress --format jmh --path /tmp/run1
+    swift package --disable-sandbox benchmark --no-progress --format jmh --path /tmp/run2
+    python3 summarize.py /tmp/run1/Current_run.jmh.json /tmp/run2/Current_run.jmh.json
 
 Per operation: the median wall-clock time (p50 of the iterations, divided by the operations
-in one iteration) and the mean malloc count (exact: the raw count of all iterations, divided
-by the operations they ran). Ratios compare this package ("Futures") with each peer of the
-same scenario: time ratio = ours / peer's, so below 1.0 means we are faster.
+in one iteration; with several runs, the median of the runs' medians) and the mean malloc
+count (the raw count of all iterations divided by the operations they ran, which is exact up
+to the odd allocation of another thread). Ratios compare this package ("Futures") with each
+peer of the same scenario: time ratio = ours / peer's, so below 1.0 means we are faster.
 """
 import json
+import statistics
 import sys
 
 # Operations per iteration, by scenario; mirrors the scalingFactor in the benchmarks.
@@ -38,7 +41,23 @@ PEER_NAMES = {
 }
 
 
-def load(path):
+def load(paths):
+    """scenario -> implementation -> per-run figures, with the medians across runs."""
+    runs = [load_one(path) for path in paths]
+    results = {}
+    for scenario in runs[0]:
+        for implementation in runs[0][scenario]:
+            figures = [run[scenario][implementation] for run in runs if implementation in run.get(scenario, {})]
+            results.setdefault(scenario, {})[implementation] = {
+                "median_ns": statistics.median(f["median_ns"] for f in figures),
+                "p90_ns": statistics.median(f["p90_ns"] for f in figures),
+                "mallocs": statistics.median(f["mallocs"] for f in figures),
+                "run_medians": [f["median_ns"] for f in figures],
+            }
+    return results
+
+
+def load_one(path):
     results = {}
     for element in json.load(open(path)):
         # package.benchmark.<Target>.<scenario>.<implementation>
@@ -53,8 +72,6 @@ def load(path):
             "median_ns": time["scorePercentiles"]["50.0"] * 1_000 / ops,
             "p90_ns": time["scorePercentiles"]["90.0"] * 1_000 / ops,
             "mallocs": mallocs["score"] / ops,
-            "mallocs_p50": mallocs["scorePercentiles"]["50.0"] / ops,
-            "samples": element["measurementIterations"],
         }
     return results
 
@@ -71,8 +88,9 @@ def mallocs_text(count):
     return f"{count:.0f}" if abs(count - round(count)) < 0.005 else f"{count:.2f}"
 
 
-def main(path):
-    results = load(path)
+def main(paths):
+    results = load(paths)
+    runs = len(paths)
     order = list(PEER_NAMES)
     for scenario, title in SCENARIOS.items():
         implementations = results.get(scenario)
@@ -80,8 +98,9 @@ def main(path):
             continue
         ours = implementations.get("Futures")
         print(f"#### {title}\n")
-        print("| Implementation | Median time / op | p90 time / op | Mallocs / op | Time: ours ÷ this | Mallocs: ours − this |")
-        print("|---|---:|---:|---:|---:|---:|")
+        spread = " | Run medians" if runs > 1 else ""
+        print(f"| Implementation | Median time / op | p90 time / op | Mallocs / op | Time: ours ÷ this | Mallocs: ours − this{spread} |")
+        print("|---|---:|---:|---:|---:|---:|" + ("---:|" if runs > 1 else ""))
         for implementation in sorted(implementations, key=lambda name: order.index(name) if name in order else 99):
             row = implementations[implementation]
             label = PEER_NAMES.get(implementation, implementation)
@@ -90,12 +109,13 @@ def main(path):
                 delta = f"{ours['mallocs'] - row['mallocs']:+.2f}".replace(".00", "")
             else:
                 ratio, delta = "—", "—"
+            spread = " | " + ", ".join(time_text(t) for t in row["run_medians"]) if runs > 1 else ""
             print(
                 f"| {label} | {time_text(row['median_ns'])} | {time_text(row['p90_ns'])} | "
-                f"{mallocs_text(row['mallocs'])} | {ratio} | {delta} |"
+                f"{mallocs_text(row['mallocs'])} | {ratio} | {delta}{spread} |"
             )
         print()
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "Current_run.jmh.json")
+    main(sys.argv[1:] or ["Current_run.jmh.json"])

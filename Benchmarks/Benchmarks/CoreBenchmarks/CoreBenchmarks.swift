@@ -19,45 +19,49 @@ let benchmarks: @Sendable () -> Void = {
 
     // 1. Promise -> observe -> resolve, one thread.
     Benchmark("1-observe-resolve.Futures", configuration: Suite.configuration()) { benchmark in
+        let sink = Sink()
         for index in benchmark.scaledIterations {
             let promise = Promise<Int>()
-            promise.observe { result in blackHole(result) }
+            promise.observe { result in sink.consume(result) }
             promise.resolve(with: index)
         }
     }
 
     // 2a. A chain of 10 maps, observed, then the head is resolved.
     Benchmark("2a-map-chain.Futures", configuration: Suite.configuration()) { benchmark in
+        let sink = Sink()
         for index in benchmark.scaledIterations {
             let promise = Promise<Int>()
             var future: Future<Int> = promise
             for _ in 0..<chainLength {
                 future = future.map { $0 &+ 1 }
             }
-            future.observe { result in blackHole(result) }
+            future.observe { result in sink.consume(result) }
             promise.resolve(with: index)
         }
     }
 
     // 2b. A chain of 10 flatMaps, each returning a completed future.
     Benchmark("2b-flatMap-chain.Futures", configuration: Suite.configuration()) { benchmark in
+        let sink = Sink()
         for index in benchmark.scaledIterations {
             let promise = Promise<Int>()
             var future: Future<Int> = promise
             for _ in 0..<chainLength {
                 future = future.flatMap { Future(value: $0 &+ 1) }
             }
-            future.observe { result in blackHole(result) }
+            future.observe { result in sink.consume(result) }
             promise.resolve(with: index)
         }
     }
 
     // 3. One future with 10 observers.
     Benchmark("3-ten-observers.Futures", configuration: Suite.configuration()) { benchmark in
+        let sink = Sink()
         for index in benchmark.scaledIterations {
             let promise = Promise<Int>()
             for _ in 0..<observerCount {
-                promise.observe { result in blackHole(result) }
+                promise.observe { result in sink.consume(result) }
             }
             promise.resolve(with: index)
         }

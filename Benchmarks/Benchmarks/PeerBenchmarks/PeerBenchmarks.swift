@@ -23,20 +23,22 @@ let benchmarks: @Sendable () -> Void = {
 
 func observeResolve() {
     Benchmark("1-observe-resolve.NIO", configuration: Suite.configuration()) { benchmark in
+        let sink = Sink()
         let loop = EmbeddedEventLoop()
         benchmark.startMeasurement()
         for index in benchmark.scaledIterations {
             let promise = loop.makePromise(of: Int.self)
-            promise.futureResult.whenComplete { result in blackHole(result) }
+            promise.futureResult.whenComplete { result in sink.consume(result) }
             promise.succeed(index)
         }
     }
 
     Benchmark("1-observe-resolve.OpenCombine", configuration: Suite.configuration()) { benchmark in
+        let sink = Sink()
         let slot = PromiseSlot()
         for index in benchmark.scaledIterations {
             let future = OpenCombine.Future<Int, Never> { slot.fulfil = $0 }
-            let subscription = future.sink { value in blackHole(value) }
+            let subscription = future.sink { value in sink.consume(value) }
             slot.fulfil(index)
             withExtendedLifetime(subscription) {}
         }
@@ -52,9 +54,10 @@ func observeResolve() {
     }
 
     Benchmark("1-observe-resolve.ClosureFloor", configuration: Suite.configuration()) { benchmark in
+        let sink = Sink()
         for index in benchmark.scaledIterations {
             let box = CallbackBox()
-            box.callback = { value in blackHole(value) }
+            box.callback = { value in sink.consume(value) }
             blackHole(box)  // escapes, as a future does: no stack promotion
             box.fire(index)
         }
@@ -65,6 +68,7 @@ func observeResolve() {
 
 func chains() {
     Benchmark("2a-map-chain.NIO", configuration: Suite.configuration()) { benchmark in
+        let sink = Sink()
         let loop = EmbeddedEventLoop()
         benchmark.startMeasurement()
         for index in benchmark.scaledIterations {
@@ -73,7 +77,7 @@ func chains() {
             for _ in 0..<chainLength {
                 future = future.map { $0 &+ 1 }
             }
-            future.whenComplete { result in blackHole(result) }
+            future.whenComplete { result in sink.consume(result) }
             promise.succeed(index)
         }
     }
@@ -81,13 +85,14 @@ func chains() {
     // OpenCombine folds consecutive maps into one Publishers.Map (as Combine does). Its
     // chains are written out, with named functions so that the type checker copes.
     Benchmark("2a-map-chain.OpenCombine", configuration: Suite.configuration()) { benchmark in
+        let sink = Sink()
         let slot = PromiseSlot()
         for index in benchmark.scaledIterations {
             let future = OpenCombine.Future<Int, Never> { slot.fulfil = $0 }
             let subscription = future
                 .map(increment).map(increment).map(increment).map(increment).map(increment)
                 .map(increment).map(increment).map(increment).map(increment).map(increment)
-                .sink { value in blackHole(value) }
+                .sink { value in sink.consume(value) }
             slot.fulfil(index)
             withExtendedLifetime(subscription) {}
         }
@@ -95,8 +100,9 @@ func chains() {
 
     // The floor of a chain: one closure per step, each calling the next.
     Benchmark("2a-map-chain.ClosureFloor", configuration: Suite.configuration()) { benchmark in
+        let sink = Sink()
         for index in benchmark.scaledIterations {
-            var callback: @Sendable (Int) -> Void = { value in blackHole(value) }
+            var callback: @Sendable (Int) -> Void = { value in sink.consume(value) }
             for _ in 0..<chainLength {
                 let next = callback
                 callback = { value in next(value &+ 1) }
@@ -109,6 +115,7 @@ func chains() {
     }
 
     Benchmark("2b-flatMap-chain.NIO", configuration: Suite.configuration()) { benchmark in
+        let sink = Sink()
         let loop = EmbeddedEventLoop()
         benchmark.startMeasurement()
         for index in benchmark.scaledIterations {
@@ -117,12 +124,13 @@ func chains() {
             for _ in 0..<chainLength {
                 future = future.flatMap { loop.makeSucceededFuture($0 &+ 1) }
             }
-            future.whenComplete { result in blackHole(result) }
+            future.whenComplete { result in sink.consume(result) }
             promise.succeed(index)
         }
     }
 
     Benchmark("2b-flatMap-chain.OpenCombine", configuration: Suite.configuration()) { benchmark in
+        let sink = Sink()
         let slot = PromiseSlot()
         for index in benchmark.scaledIterations {
             let future = OpenCombine.Future<Int, Never> { slot.fulfil = $0 }
@@ -137,7 +145,7 @@ func chains() {
             let step8 = step7.flatMap(justIncrement)
             let step9 = step8.flatMap(justIncrement)
             let step10 = step9.flatMap(justIncrement)
-            let subscription = step10.sink { value in blackHole(value) }
+            let subscription = step10.sink { value in sink.consume(value) }
             slot.fulfil(index)
             withExtendedLifetime(subscription) {}
         }
@@ -146,8 +154,9 @@ func chains() {
     // The floor of a flatMap chain: a map chain whose every step also makes an inner object
     // (the "completed future" it returns).
     Benchmark("2b-flatMap-chain.ClosureFloor", configuration: Suite.configuration()) { benchmark in
+        let sink = Sink()
         for index in benchmark.scaledIterations {
-            var callback: @Sendable (Int) -> Void = { value in blackHole(value) }
+            var callback: @Sendable (Int) -> Void = { value in sink.consume(value) }
             for _ in 0..<chainLength {
                 let next = callback
                 callback = { value in
@@ -172,25 +181,27 @@ func chains() {
 
 func tenObservers() {
     Benchmark("3-ten-observers.NIO", configuration: Suite.configuration()) { benchmark in
+        let sink = Sink()
         let loop = EmbeddedEventLoop()
         benchmark.startMeasurement()
         for index in benchmark.scaledIterations {
             let promise = loop.makePromise(of: Int.self)
             for _ in 0..<observerCount {
-                promise.futureResult.whenComplete { result in blackHole(result) }
+                promise.futureResult.whenComplete { result in sink.consume(result) }
             }
             promise.succeed(index)
         }
     }
 
     Benchmark("3-ten-observers.OpenCombine", configuration: Suite.configuration()) { benchmark in
+        let sink = Sink()
         let slot = PromiseSlot()
         var subscriptions: [AnyCancellable] = []
         subscriptions.reserveCapacity(observerCount)
         for index in benchmark.scaledIterations {
             let future = OpenCombine.Future<Int, Never> { slot.fulfil = $0 }
             for _ in 0..<observerCount {
-                subscriptions.append(future.sink { value in blackHole(value) })
+                subscriptions.append(future.sink { value in sink.consume(value) })
             }
             slot.fulfil(index)
             subscriptions.removeAll(keepingCapacity: true)
@@ -199,10 +210,11 @@ func tenObservers() {
 
     // The floor: an array of closures in a small class.
     Benchmark("3-ten-observers.ClosureFloor", configuration: Suite.configuration()) { benchmark in
+        let sink = Sink()
         for index in benchmark.scaledIterations {
             let box = FanOutBox()
             for _ in 0..<observerCount {
-                box.callbacks.append { value in blackHole(value) }
+                box.callbacks.append { value in sink.consume(value) }
             }
             blackHole(box)
             box.fire(index)

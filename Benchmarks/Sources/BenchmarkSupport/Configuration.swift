@@ -43,3 +43,17 @@ public let chainLength = 10
 
 /// The number of observers in the fan-out benchmark (3).
 public let observerCount = 10
+
+/// Where the observers of benchmarks 1-3 deliver their results: every observer captures one
+/// (as real observers capture the state they update), so that no implementation gets to
+/// fold a capture-free closure literal into its own code.
+public final class Sink: @unchecked Sendable {
+    public var received = 0
+
+    public init() {}
+
+    @inlinable public func consume<Value>(_ value: Value) {
+        blackHole(value)
+        received &+= 1
+    }
+}
