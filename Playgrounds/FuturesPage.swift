@@ -22,15 +22,18 @@ let futuresPage = Page(name: "futures", title: "Futures, promises and functions"
     print("recover:", try await recovered.value)
 
     // The seed's functional helpers: partial application and chaining.
-    struct Product: Sendable { let id: Int; let name: String }
+    struct Product: Sendable {
+        let id: Int
+        let name: String
+    }
     let catalogue = [7: "iPad Pro", 8: "Pencil"]
     let endpointPath: (Int) -> String = { "/products/\($0)" }
     let networking: (String) -> Future<String> = { path in
         Future(value: catalogue[Int(path.split(separator: "/").last ?? "") ?? 0] ?? "unknown")
     }
-    let loadName = chain(endpointPath, to: networking)            // (Int) -> Future<String>
+    let loadName = chain(endpointPath, to: networking)  // (Int) -> Future<String>
     let loadProduct = chain(loadName) { name in Future(value: Product(id: 0, name: name)) }
-    let loadSeven = combine(7, with: loadProduct)                  // () -> Future<Product>
+    let loadSeven = combine(7, with: loadProduct)  // () -> Future<Product>
     print("combine + chain:", try await loadSeven().value.name)
 
     // Many futures at once, in input order; the first failure wins.
@@ -56,7 +59,10 @@ let futuresPage = Page(name: "futures", title: "Futures, promises and functions"
     print("retry:", try await retried.value)
 
     // async/await both ways, and cancellation that reaches the work.
-    let slow = Future { try await clock.sleep(for: .seconds(60)); return "never" }
+    let slow = Future {
+        try await clock.sleep(for: .seconds(60))
+        return "never"
+    }
     slow.cancel()
     print("cancelled future:", slow.isCancelled)
 }
@@ -65,5 +71,10 @@ let futuresPage = Page(name: "futures", title: "Futures, promises and functions"
 final class AttemptCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
-    func next() -> Int { lock.withLock { count += 1; return count } }
+    func next() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
 }

@@ -232,8 +232,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         guard name.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else {
             return name
         }
-        return String(decoding: name.utf8.map { byte in
-            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-        }, as: UTF8.self)
+        return String(
+            decoding: name.utf8.map { byte in
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            }, as: UTF8.self)
     }
 }

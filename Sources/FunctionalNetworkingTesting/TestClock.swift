@@ -177,7 +177,7 @@ public final class TestClock: Clock, @unchecked Sendable {
     /// after `timeout` of real time.
     ///
     /// Use it before ``advance(by:)`` when the code under test starts its sleep from a `Task`.
-    public func waitForSleepers(count: Int = 1, timeout: Duration = .seconds(5)) async throws {
+    public func waitForSleepers(count: Int = 1, timeout: Duration = .seconds(30)) async throws {
         guard let promise = registerWaiter(count: count) else {
             return
         }

@@ -115,7 +115,8 @@ import Testing
                 if Bool.random(using: &generator) {
                     garbage += Data(fragments.randomElement(using: &generator)!.utf8)
                 } else {
-                    garbage += Data((0..<Int.random(in: 1...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+                    garbage += Data(
+                        (0..<Int.random(in: 1...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) })
                 }
             }
             let connection = try RawConnection(port: server.port)

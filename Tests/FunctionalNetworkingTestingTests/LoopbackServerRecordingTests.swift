@@ -27,11 +27,12 @@ import FoundationNetworking
         #expect(recorded.path == "/users/7")
         #expect(recorded.target == "/users/7?expand=team&q=a%20b&flag")
         #expect(recorded.query == "expand=team&q=a%20b&flag")
-        #expect(recorded.queryItems == [
-            URLQueryItem(name: "expand", value: "team"),
-            URLQueryItem(name: "q", value: "a b"),
-            URLQueryItem(name: "flag", value: nil),
-        ])
+        #expect(
+            recorded.queryItems == [
+                URLQueryItem(name: "expand", value: "team"),
+                URLQueryItem(name: "q", value: "a b"),
+                URLQueryItem(name: "flag", value: nil),
+            ])
         #expect(recorded.header("content-type") == "application/json")
         #expect(recorded.header("X-TRACE") == "trace-123")
         #expect(recorded.header("Content-Length") == "14")

@@ -62,7 +62,8 @@ import Testing
 
     @Test func modifiersSetBehaviourWithoutTouchingTheRest() {
         let base = LoopbackServer.Response.text("x")
-        let tuned = base
+        let tuned =
+            base
             .delayed(by: .milliseconds(5))
             .throttled(bytesPerPeriod: 2, period: .milliseconds(1))
             .withFault(.closeMidBody)
@@ -84,11 +85,12 @@ import Testing
             .addingHeader("X-Mode", "old")
             .settingHeader("x-mode", "new")
 
-        #expect(response.headers == [
-            .init("Set-Cookie", "a=1"),
-            .init("Set-Cookie", "b=2"),
-            .init("x-mode", "new"),
-        ])
+        #expect(
+            response.headers == [
+                .init("Set-Cookie", "a=1"),
+                .init("Set-Cookie", "b=2"),
+                .init("x-mode", "new"),
+            ])
         #expect(response.header("X-MODE") == "new")
     }
 
@@ -98,12 +100,13 @@ import Testing
 
         #expect(request.path == "/p/a%2Fb")
         #expect(request.query == "x=1&y=%E2%9C%93&z=&w")
-        #expect(request.queryItems == [
-            URLQueryItem(name: "x", value: "1"),
-            URLQueryItem(name: "y", value: "✓"),
-            URLQueryItem(name: "z", value: ""),
-            URLQueryItem(name: "w", value: nil),
-        ])
+        #expect(
+            request.queryItems == [
+                URLQueryItem(name: "x", value: "1"),
+                URLQueryItem(name: "y", value: "✓"),
+                URLQueryItem(name: "z", value: ""),
+                URLQueryItem(name: "w", value: nil),
+            ])
         #expect(bare.query == nil)
         #expect(bare.queryItems.isEmpty)
     }

@@ -17,8 +17,9 @@ struct EndpointTests {
     }
 
     @Test func joinsAPathToABaseURLWithAPathPrefix() {
-        #expect(Endpoint(path: "/products/7", baseURL: shop).url?.absoluteString
-            == "https://api.example.com/v1/products/7")
+        #expect(
+            Endpoint(path: "/products/7", baseURL: shop).url?.absoluteString
+                == "https://api.example.com/v1/products/7")
     }
 
     @Test(arguments: [
@@ -44,8 +45,9 @@ struct EndpointTests {
 
     @Test func keepsATrailingSlashOfThePath() {
         #expect(Endpoint(path: "/", baseURL: shop).url?.absoluteString == "https://api.example.com/v1/")
-        #expect(Endpoint(path: "/products/", baseURL: shop).url?.absoluteString
-            == "https://api.example.com/v1/products/")
+        #expect(
+            Endpoint(path: "/products/", baseURL: shop).url?.absoluteString
+                == "https://api.example.com/v1/products/")
     }
 
     @Test func keepsTheBaseURLsQueryBeforeTheEndpointsAndDropsItsFragment() {
@@ -66,10 +68,12 @@ struct EndpointTests {
     }
 
     @Test func buildsURLsFromSchemeHostAndPort() {
-        #expect(Endpoint(host: "api.example.com", path: "/products").url?.absoluteString
-            == "https://api.example.com/products")
-        #expect(Endpoint(scheme: "http", host: "127.0.0.1", port: 8080, path: "health").url?.absoluteString
-            == "http://127.0.0.1:8080/health")
+        #expect(
+            Endpoint(host: "api.example.com", path: "/products").url?.absoluteString
+                == "https://api.example.com/products")
+        #expect(
+            Endpoint(scheme: "http", host: "127.0.0.1", port: 8080, path: "health").url?.absoluteString
+                == "http://127.0.0.1:8080/health")
         #expect(Endpoint(host: "example.com", port: 0, path: "/").url?.absoluteString == "https://example.com:0/")
         #expect(Endpoint(host: "example.com", port: 65535, path: "").url?.absoluteString == "https://example.com:65535")
     }
@@ -80,18 +84,21 @@ struct EndpointTests {
     }
 
     @Test func encodesSpacesInPathSegmentsAsPercent20() {
-        #expect(Endpoint(path: "/my products/a b", baseURL: shop).url?.absoluteString
-            == "https://api.example.com/v1/my%20products/a%20b")
+        #expect(
+            Endpoint(path: "/my products/a b", baseURL: shop).url?.absoluteString
+                == "https://api.example.com/v1/my%20products/a%20b")
     }
 
     @Test func encodesPercentQuestionMarkAndHashInThePathBecauseItIsRawText() {
-        #expect(Endpoint(path: "/100%/why?/#1", baseURL: shop).url?.absoluteString
-            == "https://api.example.com/v1/100%25/why%3F/%231")
+        #expect(
+            Endpoint(path: "/100%/why?/#1", baseURL: shop).url?.absoluteString
+                == "https://api.example.com/v1/100%25/why%3F/%231")
     }
 
     @Test func encodesUnicodeInThePath() {
-        #expect(Endpoint(path: "/café/日本/🎉", baseURL: shop).url?.absoluteString
-            == "https://api.example.com/v1/caf%C3%A9/%E6%97%A5%E6%9C%AC/%F0%9F%8E%89")
+        #expect(
+            Endpoint(path: "/café/日本/🎉", baseURL: shop).url?.absoluteString
+                == "https://api.example.com/v1/caf%C3%A9/%E6%97%A5%E6%9C%AC/%F0%9F%8E%89")
     }
 
     @Test func encodesSlashesInsidePathComponentValues() {
@@ -102,8 +109,9 @@ struct EndpointTests {
     }
 
     @Test func keepsEmptyPathSegments() {
-        #expect(Endpoint(baseURL: shop, pathComponents: ["a", "", "b"]).url?.absoluteString
-            == "https://api.example.com/v1/a//b")
+        #expect(
+            Endpoint(baseURL: shop, pathComponents: ["a", "", "b"]).url?.absoluteString
+                == "https://api.example.com/v1/a//b")
         #expect(Endpoint(path: "a//b", baseURL: shop).pathComponents == ["a", "", "b"])
     }
 
@@ -125,8 +133,9 @@ struct EndpointTests {
             URLQueryItem(name: "safe-._~", value: "AZaz09"),
         ]
         let url = Endpoint(path: "/s", queryItems: items, baseURL: shop).url?.absoluteString
-        #expect(url == "https://api.example.com/v1/s?q=a%2Bb%20c%26d%3De%3Ff%2Fg%23h%25i"
-            + "&n%C3%A4me%3D1=%E6%97%A5%E6%9C%AC%F0%9F%8E%89&safe-._~=AZaz09")
+        #expect(
+            url == "https://api.example.com/v1/s?q=a%2Bb%20c%26d%3De%3Ff%2Fg%23h%25i"
+                + "&n%C3%A4me%3D1=%E6%97%A5%E6%9C%AC%F0%9F%8E%89&safe-._~=AZaz09")
     }
 
     @Test func writesANilQueryValueAsANameWithoutEqualsAndAnEmptyValueWithIt() {
@@ -141,7 +150,8 @@ struct EndpointTests {
 
     @Test func handlesVeryLongPartsOfTenThousandCharacters() throws {
         let long = String(repeating: "é /", count: 3_334).prefix(10_000)
-        let endpoint = Endpoint(baseURL: shop, pathComponents: [String(long)], queryItems: [URLQueryItem(name: String(long), value: String(long))])
+        let endpoint = Endpoint(
+            baseURL: shop, pathComponents: [String(long)], queryItems: [URLQueryItem(name: String(long), value: String(long))])
         let url = try #require(endpoint.url)
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
         #expect(components.percentEncodedPath.split(separator: "/").last?.removingPercentEncoding == String(long))
@@ -150,7 +160,8 @@ struct EndpointTests {
 
     @Test func modifiersReturnChangedCopiesAndLeaveTheOriginal() {
         let original = Endpoint(path: "/products/", baseURL: shop)
-        let changed = original
+        let changed =
+            original
             .with(method: .post)
             .with(body: Data("{}".utf8))
             .with(timeout: 5)

@@ -114,7 +114,9 @@ struct TransportTests {
 struct RedirectGuardTests {
     @Test func credentialsDoNotFollowARedirectToAnotherOrigin() async throws {
         let other = try LoopbackServer { request in
-            .text("\(request.header("Authorization") ?? "-") \(request.header("Cookie") ?? "-") \(request.header("Proxy-Authorization") ?? "-") \(request.header("Accept") ?? "-")")
+            .text(
+                "\(request.header("Authorization") ?? "-") \(request.header("Cookie") ?? "-") \(request.header("Proxy-Authorization") ?? "-") \(request.header("Accept") ?? "-")"
+            )
         }
         defer { other.stop() }
         let first = try LoopbackServer { _ in .redirect(to: other.url(for: "/landing")) }

@@ -14,9 +14,10 @@ struct BackoffTests {
 
     @Test func exponentialGrowsByTheMultiplierUpToTheMaximum() {
         let backoff = Backoff.exponential(initial: .seconds(1), multiplier: 2, maximum: .seconds(10), jitter: .none)
-        #expect((1...6).map(backoff.delay(afterAttempt:)) == [
-            .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(10), .seconds(10),
-        ])
+        #expect(
+            (1...6).map(backoff.delay(afterAttempt:)) == [
+                .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(10), .seconds(10),
+            ])
     }
 
     @Test func exponentialWithFullJitterStaysBetweenZeroAndTheComputedDelay() {

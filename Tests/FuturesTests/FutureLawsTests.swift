@@ -42,11 +42,12 @@ struct FutureLawsTests {
         case 0: { Future(value: $0 &+ constant) }
         case 1: { Future(value: $0 &* constant) }
         case 2: { $0 % 3 == 0 ? Future(error: TestError("f\(constant)")) : Future(value: $0 &- constant) }
-        default: { value in
-            let promise = Promise<Int>()
-            promise.resolve(with: value ^ constant)
-            return promise
-        }
+        default:
+            { value in
+                let promise = Promise<Int>()
+                promise.resolve(with: value ^ constant)
+                return promise
+            }
         }
     }
 

@@ -32,10 +32,10 @@ struct FutureRetryTests {
 
     @Test func stopsWhenShouldRetrySaysNo() {
         let flaky = Flaky(failures: 10)
-        let result = Future.retry(
-            maxAttempts: 5, backoff: .immediate, clock: TestClock(),
-            shouldRetry: { ($0 as? TestError)?.name != "attempt 2" }
-        ) { flaky.run() }
+        let shouldRetry: @Sendable (any Error) -> Bool = { ($0 as? TestError)?.name != "attempt 2" }
+        let result = Future.retry(maxAttempts: 5, backoff: .immediate, clock: TestClock(), shouldRetry: shouldRetry) {
+            flaky.run()
+        }
         #expect(result.result?.error as? TestError == TestError("attempt 2"))
         #expect(flaky.attempts.value == 2)
     }

@@ -157,21 +157,23 @@ struct FutureTests {
         let promises = (0..<count).map { _ in Promise<Int>() }
         let runs = (0..<count).map { _ in Counter() }
         let extraRuns = Counter()
-        async let completing: Void = onDedicatedThread {
-            for (index, promise) in promises.enumerated() {
-                promise.resolve(with: index)
-            }
-        }
-        async let observing: Void = onDedicatedThread {
-            for (index, promise) in promises.enumerated() {
-                promise.observe { _ in runs[index].increment() }
-                if index % 3 == 0 {
-                    promise.cancel()
+        await HeavyWork.gate.run {
+            async let completing: Void = startThread {
+                for (index, promise) in promises.enumerated() {
+                    promise.resolve(with: index)
                 }
-                promise.observe { _ in extraRuns.increment() }
             }
+            async let observing: Void = startThread {
+                for (index, promise) in promises.enumerated() {
+                    promise.observe { _ in runs[index].increment() }
+                    if index % 3 == 0 {
+                        promise.cancel()
+                    }
+                    promise.observe { _ in extraRuns.increment() }
+                }
+            }
+            _ = await (completing, observing)
         }
-        _ = await (completing, observing)
         #expect(runs.allSatisfy { $0.value == 1 })
         #expect(extraRuns.value == count)
         #expect(promises.allSatisfy { $0.isPending == false })

@@ -67,7 +67,10 @@ struct PromiseTests {
         do {
             let box = Box()
             weakCapture = box
-            promise.onCancel { _ = box; runs.increment() }
+            promise.onCancel {
+                _ = box
+                runs.increment()
+            }
         }
         promise.resolve(with: 1)
         promise.cancel()

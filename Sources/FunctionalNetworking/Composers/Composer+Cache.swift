@@ -198,7 +198,8 @@ public final class ResponseCache: @unchecked Sendable {
             return
         }
         let directives = CacheDirectives(http.value(forHTTPHeaderField: "Cache-Control"))
-        let varyAll = http.value(forHTTPHeaderField: "Vary")?.split(separator: ",")
+        let varyAll =
+            http.value(forHTTPHeaderField: "Vary")?.split(separator: ",")
             .contains { $0.trimmingCharacters(in: .whitespaces) == "*" } ?? false
         let lifetime = directives.maxAge.map { Duration.seconds($0) } ?? timeToLive
         guard !directives.noStore, !directives.noCache, !varyAll, lifetime > .zero else {
@@ -272,12 +273,13 @@ extension Composer {
         varyingOn headers: HeaderSelection = ResponseCache.defaultVaryingHeaders,
         clock: some Clock<Duration> = ContinuousClock()
     ) -> Composer {
-        cached(in: ResponseCache(
-            timeToLive: timeToLive,
-            maxEntries: maxEntries,
-            maxBytes: maxBytes,
-            varyingOn: headers,
-            clock: clock
-        ))
+        cached(
+            in: ResponseCache(
+                timeToLive: timeToLive,
+                maxEntries: maxEntries,
+                maxBytes: maxBytes,
+                varyingOn: headers,
+                clock: clock
+            ))
     }
 }

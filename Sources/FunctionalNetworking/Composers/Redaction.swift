@@ -194,7 +194,8 @@ public struct Redaction: Sendable, Hashable {
     ///
     /// Use it on text that might quote a request, such as an error message.
     public func scrub(_ text: String, secretsOf request: URLRequest, response: URLResponse? = nil) -> String {
-        let secrets = RedactSecrets.of(request: request, redaction: self)
+        let secrets =
+            RedactSecrets.of(request: request, redaction: self)
             + RedactSecrets.of(response: response, redaction: self)
         return scrub(text, secrets: secrets)
     }

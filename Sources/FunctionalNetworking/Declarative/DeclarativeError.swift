@@ -32,7 +32,8 @@ public enum DeclarativeError: Error, Equatable, Sendable, CustomStringConvertibl
         let reason: String
         switch error {
         case EncodingError.invalidValue(let value, let context):
-            reason = "the \(type(of: value)) value at \(Self.describe(context.codingPath)) is invalid: "
+            reason =
+                "the \(type(of: value)) value at \(Self.describe(context.codingPath)) is invalid: "
                 + context.debugDescription
         default:
             reason = String(describing: error)

@@ -161,7 +161,8 @@ enum HTTPParser {
         let version = String(decoding: parts[2], as: UTF8.self)
         guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
             let digit = "0123456789"
-            let shaped = version.count == 8 && version.hasPrefix("HTTP/")
+            let shaped =
+                version.count == 8 && version.hasPrefix("HTTP/")
                 && version.dropFirst(5).enumerated().allSatisfy { $0.offset == 1 ? $0.element == "." : digit.contains($0.element) }
             if shaped { throw .unsupportedVersion(version) }
             throw .badRequest("invalid HTTP version")

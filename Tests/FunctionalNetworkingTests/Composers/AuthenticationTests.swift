@@ -144,7 +144,8 @@ struct AuthenticationTests {
         }
         defer { other.stop() }
         let allowed = try LoopbackServer { request in
-            request.path == "/same" ? .text("same-origin \(request.header("Authorization") ?? "none")") : .redirect(to: other.url(for: "/landing"))
+            request.path == "/same"
+                ? .text("same-origin \(request.header("Authorization") ?? "none")") : .redirect(to: other.url(for: "/landing"))
         }
         defer { allowed.stop() }
         let auth = Authenticator(store: CredentialStore(.bearer("s3cr3t")), allowedOrigins: [Origin(url: allowed.baseURL)!])

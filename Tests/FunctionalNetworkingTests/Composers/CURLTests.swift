@@ -132,7 +132,9 @@ struct CURLTests {
         request.httpMethod = "POST"
         request.setValue("it's", forHTTPHeaderField: "X-Note")
         request.httpBody = Data("a 'b' $c `d`\ne".utf8)
-        #expect(request.curlCommand() == #"curl -X 'POST' -H 'X-Note: it'\''s' --data-binary 'a '\''b'\'' $c `d`"# + "\n" + #"e' 'https://shop.test/'"#)
+        #expect(
+            request.curlCommand() == #"curl -X 'POST' -H 'X-Note: it'\''s' --data-binary 'a '\''b'\'' $c `d`"# + "\n"
+                + #"e' 'https://shop.test/'"#)
     }
 
     @Test func anEmptyHeaderValueIsSentEmpty() async throws {

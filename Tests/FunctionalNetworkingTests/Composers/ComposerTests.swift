@@ -81,11 +81,12 @@ struct ComposerTests {
     @Test func aSessionsTransportWithComposersReachesTheServer() async throws {
         let server = try LoopbackServer { request in .text(request.header("X-Api-Key") ?? "none") }
         defer { server.stop() }
-        let transport = makeTestSession().transport(with: .modifyingRequest { request in
-            var request = request
-            request.setValue("k3y", forHTTPHeaderField: "X-Api-Key")
-            return request
-        })
+        let transport = makeTestSession().transport(
+            with: .modifyingRequest { request in
+                var request = request
+                request.setValue("k3y", forHTTPHeaderField: "X-Api-Key")
+                return request
+            })
         let (data, _) = try await transport(URLRequest(url: server.url(for: "/")))
         #expect(String(decoding: data, as: UTF8.self) == "k3y")
     }

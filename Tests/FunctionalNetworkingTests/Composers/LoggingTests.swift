@@ -55,9 +55,10 @@ struct LoggingTests {
         let redaction = Redaction.default.redactingHeaders("X-Api-Key").redactingQueryItems("token")
         let logging = Composer.logged(to: records.append, redaction: redaction)
         let transport = makeTestSession().transport(with: .numbered(), logging)
-        let leaking = compose(stubTransport { request in
-            throw LeakyError(description: "\(request.url!.absoluteString) with \(request.allHTTPHeaderFields!)")
-        }, with: .numbered(), logging)
+        let leaking = compose(
+            stubTransport { request in
+                throw LeakyError(description: "\(request.url!.absoluteString) with \(request.allHTTPHeaderFields!)")
+            }, with: .numbered(), logging)
 
         _ = try await transport(sending(server.url(for: "/account?token=s3cr3t&page=2"), authorization: "Bearer s3cr3t-bearer"))
         _ = try await transport(sending(server.url(for: "/basic?token=s3cr3t"), authorization: "Basic \(basicCredentials)"))

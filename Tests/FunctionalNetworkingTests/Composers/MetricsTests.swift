@@ -160,10 +160,11 @@ struct MetricsTests {
             count: 120, failures: 2, inFlight: 1,
             p50: .milliseconds(48), p90: .milliseconds(130), p99: .milliseconds(1250), bytes: 524_288
         )
-        #expect(summary.description == """
-            | requests | failures | in flight |   p50 |    p90 |    p99 |  bytes |
-            |      120 |        2 |         1 | 48 ms | 130 ms | 1.25 s | 524288 |
-            """)
+        #expect(
+            summary.description == """
+                | requests | failures | in flight |   p50 |    p90 |    p99 |  bytes |
+                |      120 |        2 |         1 | 48 ms | 130 ms | 1.25 s | 524288 |
+                """)
         #expect(MetricsRecorder().summary.description.hasSuffix("|        0 |        0 |         0 |   - |   - |   - |     0 |"))
     }
 }

@@ -74,12 +74,13 @@ struct RedactionTests {
         request.httpMethod = "POST"
         request.httpBody = Data(#"{"card":"4111"}"#.utf8)
         let text = Redaction.default.redactingQueryItems("token").describe(request)
-        #expect(text == """
-            POST https://shop.test/orders?token=<redacted>
-            Authorization: <redacted>
-            Content-Type: application/json
-            (body: 15 bytes)
-            """)
+        #expect(
+            text == """
+                POST https://shop.test/orders?token=<redacted>
+                Authorization: <redacted>
+                Content-Type: application/json
+                (body: 15 bytes)
+                """)
     }
 
     @Test func describingAnErrorScrubsTheSecretsOfItsRequest() throws {
@@ -88,10 +89,11 @@ struct RedactionTests {
             "https://shop.test/a?token=tok-s3cr3t",
             headers: ["Authorization": basic, "Cookie": "theme=dark; session=c00kie-s3cr3t"]
         )
-        let leak = LeakyError(description: """
-            GET https://shop.test/a?token=tok-s3cr3t failed; Authorization: \(basic); \
-            user ann:pa55-s3cr3t; session c00kie-s3cr3t
-            """)
+        let leak = LeakyError(
+            description: """
+                GET https://shop.test/a?token=tok-s3cr3t failed; Authorization: \(basic); \
+                user ann:pa55-s3cr3t; session c00kie-s3cr3t
+                """)
         let text = Redaction.default.redactingQueryItems("token").describe(leak, for: request)
         #expect(!text.contains("s3cr3t"))
         #expect(!text.contains(Data("ann:pa55-s3cr3t".utf8).base64EncodedString()))
@@ -101,10 +103,12 @@ struct RedactionTests {
     @Test func describingAURLErrorScrubsTheFailingURL() throws {
         let request = try request("https://shop.test/a?token=tok-s3cr3t")
         let url = try #require(request.url)
-        let error = URLError(.cannotConnectToHost, userInfo: [
-            NSURLErrorFailingURLErrorKey: url, "NSErrorFailingURLStringKey": url.absoluteString,
-            NSLocalizedDescriptionKey: "Could not connect to \(url.absoluteString)",
-        ])
+        let error = URLError(
+            .cannotConnectToHost,
+            userInfo: [
+                NSURLErrorFailingURLErrorKey: url, "NSErrorFailingURLStringKey": url.absoluteString,
+                NSLocalizedDescriptionKey: "Could not connect to \(url.absoluteString)",
+            ])
         let text = Redaction.default.redactingQueryItems("token").describe(error, for: request)
         #expect(text.hasPrefix("URLError -1004"))
         #expect(!text.contains("tok-s3cr3t"))
@@ -112,9 +116,11 @@ struct RedactionTests {
 
     @Test func describingAResponseErrorScrubsItsSetCookie() throws {
         let url = try #require(URL(string: "https://shop.test/login"))
-        let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: [
-            "Set-Cookie": "session=sess-s3cr3t; Path=/api; HttpOnly",
-        ])
+        let response = HTTPURLResponse(
+            url: url, statusCode: 200, httpVersion: nil,
+            headerFields: [
+                "Set-Cookie": "session=sess-s3cr3t; Path=/api; HttpOnly"
+            ])
         let text = Redaction.default.describe(LeakyError(description: "got session=sess-s3cr3t at /api"), response: response)
         #expect(text == "got session=<redacted> at /api")
     }

@@ -42,9 +42,11 @@ struct RequestContextTests {
     @Test func aChosenIDIsNotReusedByANestedStack() async throws {
         let outerID = UUID()
         let inner = compose(echoContext, with: .numbered())
-        let outer = compose(stubTransport(data: Data()), with: .numbered(), Composer { _ in
-            { request in try await inner(request) }
-        })
+        let outer = compose(
+            stubTransport(data: Data()), with: .numbered(),
+            Composer { _ in
+                { request in try await inner(request) }
+            })
         let (data, _) = try await RequestContext.withID(outerID) { try await outer(request) }
         let innerID = String(decoding: data, as: UTF8.self)
         #expect(innerID != outerID.uuidString)

@@ -86,7 +86,8 @@ struct RetryTests {
     }
 
     @Test func aRetryableStatusOnTheLastAttemptIsReturnedAsItCame() async throws {
-        let transport = compose(stubTransport(data: Data("busy".utf8), status: 503), with: .retry(policy(2, backoff: .immediate), clock: TestClock()))
+        let transport = compose(
+            stubTransport(data: Data("busy".utf8), status: 503), with: .retry(policy(2, backoff: .immediate), clock: TestClock()))
         let (_, response) = try await transport(URLRequest(url: URL(string: "https://shop.test/")!))
         #expect((response as? HTTPURLResponse)?.statusCode == 503)
     }
@@ -106,12 +107,16 @@ struct RetryTests {
             badURLs.increment()
             throw URLError(.badURL)
         }
-        await #expect(throws: URLError.self) { try await compose(bad, with: .retry(policy(backoff: .immediate), clock: TestClock()))(request) }
+        await #expect(throws: URLError.self) {
+            try await compose(bad, with: .retry(policy(backoff: .immediate), clock: TestClock()))(request)
+        }
         #expect(badURLs.value == 1)
     }
 
     @Test func neitherCancellationNorDecodingFailuresAreRetried() async {
-        for error in [CancellationError() as any Error, DecodingFailure(typeName: "P", codingPath: "", reason: "bad"), Endpoint.Error.invalidURL] {
+        for error in [
+            CancellationError() as any Error, DecodingFailure(typeName: "P", codingPath: "", reason: "bad"), Endpoint.Error.invalidURL,
+        ] {
             #expect(RetryPolicy.default.isRetryable(error) == false)
         }
         #expect(RetryPolicy.default.isRetryable(URLError(.cancelled)) == false)

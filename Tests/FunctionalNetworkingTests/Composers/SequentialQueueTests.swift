@@ -83,11 +83,9 @@ struct SequentialQueueTests {
         defer { server.stop() }
         let queue = SequentialQueue(transport: makeTestSession(timeout: 30).transport)
         let running = queue.run(endpoints(["/1", "/stall", "/3"], on: server))
-        let deadline = ContinuousClock.now + .seconds(10)
-        while server.requestCount < 2 {
-            try #require(ContinuousClock.now < deadline, "The queue never reached /stall")
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        _ = try #require(await server.takeRequest(timeout: .seconds(30)))
+        let stalled = try #require(await server.takeRequest(timeout: .seconds(30)), "The queue never reached /stall")
+        #expect(stalled.path == "/stall")
         running.cancel()
         #expect(await running.result(within: .seconds(30)).failure is CancellationError)
         try await Task.sleep(for: .milliseconds(200))

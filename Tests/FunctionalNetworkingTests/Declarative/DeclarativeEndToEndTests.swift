@@ -63,21 +63,23 @@ struct DeclarativeEndToEndTests {
         let request = try #require(await server.takeRequest(timeout: .seconds(10)))
         #expect(request.method == "POST")
         #expect(request.path == "/v1/products/7/reviews")
-        #expect(request.queryItems == [
-            URLQueryItem(name: "notify", value: "true"),
-            URLQueryItem(name: "page", value: "2"),
-            URLQueryItem(name: "draft", value: nil),
-        ])
+        #expect(
+            request.queryItems == [
+                URLQueryItem(name: "notify", value: "true"),
+                URLQueryItem(name: "page", value: "2"),
+                URLQueryItem(name: "draft", value: nil),
+            ])
         #expect(request.header("Accept") == "application/json")
         #expect(request.header("User-Agent") == "Shop/2.1")
         #expect(request.header("Authorization") == "Bearer t0k3n")
         #expect(request.header("Accept-Language") == "fr-CH, en;q=0.8")
         #expect(request.header("X-Request-ID") == "req-42")
         #expect(request.header("Content-Type") == "application/json")
-        #expect(try JSONValue.decoding(request.body) == [
-            "rating": 5, "title": "Très bien", "tags": ["fast", "light"],
-            "author": ["name": "Ada", "verified": true],
-        ])
+        #expect(
+            try JSONValue.decoding(request.body) == [
+                "rating": 5, "title": "Très bien", "tags": ["fast", "light"],
+                "author": ["name": "Ada", "verified": true],
+            ])
     }
 
     @Test func aHeaderValueWithANewlineGivesInvalidHeaderAndNothingReachesTheServer() async throws {

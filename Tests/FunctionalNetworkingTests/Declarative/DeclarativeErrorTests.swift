@@ -16,8 +16,9 @@ struct DeclarativeErrorTests {
 
     @Test func theDescriptionSaysWhichTypeAndWhy() {
         let error = DeclarativeError.bodyNotEncodable(type: "Reading", reason: "the Double value at \"celsius\" is invalid.")
-        #expect(error.description
-            == "The request body of type Reading cannot be encoded as JSON: the Double value at \"celsius\" is invalid.")
+        #expect(
+            error.description
+                == "The request body of type Reading cannot be encoded as JSON: the Double value at \"celsius\" is invalid.")
     }
 
     @Test func anInvalidValueAtTheTopLevelSaysSo() {

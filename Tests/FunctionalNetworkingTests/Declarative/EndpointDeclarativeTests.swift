@@ -43,7 +43,8 @@ struct EndpointDeclarativeTests {
     }
 
     @Test func aContentTypeAlreadySetIsKept() throws {
-        let endpoint = try base
+        let endpoint =
+            try base
             .headers { Header.contentType("application/vnd.lab+json") }
             .body { Key("sensor", "t1") }
         #expect(endpoint.headers.values(for: "Content-Type") == ["application/vnd.lab+json"])

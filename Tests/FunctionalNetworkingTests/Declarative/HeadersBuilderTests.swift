@@ -36,9 +36,10 @@ struct HeadersBuilderTests {
             }
         }
         #expect(build(token: nil, debug: false) == ["Accept": "application/json"])
-        #expect(build(token: "t0k", debug: true) == [
-            "Accept": "application/json", "Authorization": "Bearer t0k", "X-Debug": "1",
-        ])
+        #expect(
+            build(token: "t0k", debug: true) == [
+                "Accept": "application/json", "Authorization": "Bearer t0k", "X-Debug": "1",
+            ])
     }
 
     @Test func ifElseAndSwitchTakeOneBranch() {
@@ -100,8 +101,9 @@ struct HeadersBuilderTests {
 
     @Test func basicAuthorizationIsTheBase64OfUsernameColonPasswordInUTF8() throws {
         // RFC 7617 §2's example, and a non-ASCII password.
-        #expect(Header.authorization(username: "Aladdin", password: "open sesame").value
-            == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
+        #expect(
+            Header.authorization(username: "Aladdin", password: "open sesame").value
+                == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
         let value = Header.authorization(username: "zoë", password: "pässword").value
         let encoded = try #require(value.split(separator: " ").last)
         let decoded = try #require(Data(base64Encoded: String(encoded)))

@@ -40,31 +40,34 @@ struct JSONBodyTests {
 
     @Test func ifIfLetIfElseSwitchAndForChooseTheKeys() throws {
         func body(note: String?, draft: Bool, extras: [String: Int], level: Int) throws -> JSONValue {
-            try JSONValue.decoding(JSONBody {
-                Key("title", "Hi")
-                if let note {
-                    Key("note", note)
-                }
-                if draft {
-                    Key("status", "draft")
-                } else {
-                    Key("published", true)
-                }
-                for (name, value) in extras.sorted(by: { $0.key < $1.key }) {
-                    Key(name, value)
-                }
-                switch level {
-                case 0: Key("level", "none")
-                default: Key("level", "some")
-                }
-            }.encoded())
+            try JSONValue.decoding(
+                JSONBody {
+                    Key("title", "Hi")
+                    if let note {
+                        Key("note", note)
+                    }
+                    if draft {
+                        Key("status", "draft")
+                    } else {
+                        Key("published", true)
+                    }
+                    for (name, value) in extras.sorted(by: { $0.key < $1.key }) {
+                        Key(name, value)
+                    }
+                    switch level {
+                    case 0: Key("level", "none")
+                    default: Key("level", "some")
+                    }
+                }.encoded())
         }
-        #expect(try body(note: nil, draft: true, extras: [:], level: 0) == [
-            "title": "Hi", "status": "draft", "level": "none",
-        ])
-        #expect(try body(note: "n", draft: false, extras: ["a": 1, "b": 2], level: 3) == [
-            "title": "Hi", "note": "n", "published": true, "a": 1, "b": 2, "level": "some",
-        ])
+        #expect(
+            try body(note: nil, draft: true, extras: [:], level: 0) == [
+                "title": "Hi", "status": "draft", "level": "none",
+            ])
+        #expect(
+            try body(note: "n", draft: false, extras: ["a": 1, "b": 2], level: 3) == [
+                "title": "Hi", "note": "n", "published": true, "a": 1, "b": 2, "level": "some",
+            ])
     }
 
     @Test func anOptionalValueThatIsNilIsEncodedAsNull() throws {

@@ -23,14 +23,15 @@ struct QueryItemsBuilderTests {
             Query("session", id)
             Query("sort", Sort.cheapest)
         }
-        #expect(built == [
-            URLQueryItem(name: "q", value: "café & crème"),
-            URLQueryItem(name: "page", value: "2"),
-            URLQueryItem(name: "inStock", value: "true"),
-            URLQueryItem(name: "maxPrice", value: "9.5"),
-            URLQueryItem(name: "session", value: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"),
-            URLQueryItem(name: "sort", value: "cheapest"),
-        ])
+        #expect(
+            built == [
+                URLQueryItem(name: "q", value: "café & crème"),
+                URLQueryItem(name: "page", value: "2"),
+                URLQueryItem(name: "inStock", value: "true"),
+                URLQueryItem(name: "maxPrice", value: "9.5"),
+                URLQueryItem(name: "session", value: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"),
+                URLQueryItem(name: "sort", value: "cheapest"),
+            ])
     }
 
     @Test func anOptionalValueThatIsNilLeavesTheItemOut() {
@@ -71,11 +72,12 @@ struct QueryItemsBuilderTests {
             }
         }
         #expect(build(onlyInStock: false, sort: nil, compact: true) == [URLQueryItem(name: "fields", value: "id,name")])
-        #expect(build(onlyInStock: true, sort: .newest, compact: false) == [
-            URLQueryItem(name: "inStock", value: "true"),
-            URLQueryItem(name: "sort", value: "newest"),
-            URLQueryItem(name: "fields", value: "all"),
-        ])
+        #expect(
+            build(onlyInStock: true, sort: .newest, compact: false) == [
+                URLQueryItem(name: "inStock", value: "true"),
+                URLQueryItem(name: "sort", value: "newest"),
+                URLQueryItem(name: "fields", value: "all"),
+            ])
     }
 
     @Test func forAndSwitchAddItemsInOrderAndNamesMayRepeat() {
@@ -91,12 +93,13 @@ struct QueryItemsBuilderTests {
             }
             URLQueryItem(name: "raw", value: nil)
         }
-        #expect(built == [
-            URLQueryItem(name: "tag", value: "red"),
-            URLQueryItem(name: "tag", value: "blue"),
-            URLQueryItem(name: "order", value: "desc"),
-            URLQueryItem(name: "raw", value: nil),
-        ])
+        #expect(
+            built == [
+                URLQueryItem(name: "tag", value: "red"),
+                URLQueryItem(name: "tag", value: "blue"),
+                URLQueryItem(name: "order", value: "desc"),
+                URLQueryItem(name: "raw", value: nil),
+            ])
     }
 
     @Test func builtItemsArePercentEncodedStrictlyInTheURL() throws {

@@ -63,9 +63,11 @@ struct ServiceTests {
         let server = try LoopbackServer { _ in .json(#"{"data":{"id":7,"name":"iPad Pro"}}"#) }
         defer { server.stop() }
         struct Envelope: Decodable { let data: Product }
-        let service = Service(baseURL: server.baseURL, afterEach: { data, response in
-            (try JSONEncoder().encode(JSONDecoder().decode(Envelope.self, from: data).data), response)
-        })
+        let service = Service(
+            baseURL: server.baseURL,
+            afterEach: { data, response in
+                (try JSONEncoder().encode(JSONDecoder().decode(Envelope.self, from: data).data), response)
+            })
         let networking = service.networking(using: makeTestSession().transport)
 
         let product: Product = try await networking(.get("products", 7, from: service)).decoded().value(within: .seconds(20))
@@ -76,9 +78,11 @@ struct ServiceTests {
     @Test func afterEachSeesAResponseBeforeItsStatusIsChecked() async throws {
         let server = try LoopbackServer { _ in .json(#"{"message":"No such product"}"#, status: 404) }
         defer { server.stop() }
-        let service = Service(baseURL: server.baseURL, afterEach: { _, response in
-            throw SawStatus(status: (response as? HTTPURLResponse)?.statusCode ?? 0)
-        })
+        let service = Service(
+            baseURL: server.baseURL,
+            afterEach: { _, response in
+                throw SawStatus(status: (response as? HTTPURLResponse)?.statusCode ?? 0)
+            })
 
         let result = await service.networking(using: makeTestSession().transport)(.get("products", 99, from: service))
             .result(within: .seconds(20))
@@ -94,14 +98,16 @@ struct ServiceTests {
     }
 
     @Test func aDerivedServiceAddsItsDefaultsOverItsParents() {
-        let shop = Service(baseURL: URL(string: "https://api.example.com")!, defaultHeaders: ["Accept": "application/json", "X-App": "shop"])
+        let shop = Service(
+            baseURL: URL(string: "https://api.example.com")!, defaultHeaders: ["Accept": "application/json", "X-App": "shop"])
         let admin = shop.headers {
             Header.authorization(bearer: "admin-token")
             Header("X-App", "admin")
         }
-        #expect(Endpoint.get("x", from: admin).headers == [
-            "Accept": "application/json", "X-App": "admin", "Authorization": "Bearer admin-token",
-        ])
+        #expect(
+            Endpoint.get("x", from: admin).headers == [
+                "Accept": "application/json", "X-App": "admin", "Authorization": "Bearer admin-token",
+            ])
         #expect(Endpoint.get("x", from: shop).headers == ["Accept": "application/json", "X-App": "shop"])
     }
 
@@ -111,13 +117,15 @@ struct ServiceTests {
             beforeEach: { $0.setting(header: "X-Trace", to: "base") },
             afterEach: { data, response in (data + Data(" after-base".utf8), response) }
         )
-        let derived = base
+        let derived =
+            base
             .adding(beforeEach: { $0.setting(header: "X-Trace", to: ($0.headers["X-Trace"] ?? "") + ">derived") })
             .adding(afterEach: { data, response in (data + Data(" after-derived".utf8), response) })
 
         #expect(try await text(base.networking(using: echo)(.get("x", from: base))) == "base - after-base")
-        #expect(try await text(derived.networking(using: echo)(.get("x", from: derived)))
-            == "base>derived - after-base after-derived")
+        #expect(
+            try await text(derived.networking(using: echo)(.get("x", from: derived)))
+                == "base>derived - after-base after-derived")
     }
 
     @Test func anAfterEachThatRejectsStopsTheHooksAfterIt() async throws {

@@ -44,8 +44,7 @@ struct FaultMatrixTests {
             #expect((error.lastError as? URLError)?.code == .networkConnectionLost)
             #expect(error.description.hasPrefix("The request failed 3 times"))
         case let error as URLError:
-            #expect(error.code == .badServerResponse)
-            #expect(server.queuedResponseCount == 2)  // one attempt used one fault
+            #expect(error.code == .badServerResponse)  // on the first attempt, or after a retried -1005
         default:
             Issue.record("expected a URLError, got \(String(describing: outcome.result))")
         }
@@ -160,9 +159,10 @@ struct FaultMatrixTests {
 
     @Test func aServerThatStopsInTheMiddleOfARunCompletesEveryFutureOnce() async throws {
         let server = try LoopbackServer { request in
-            .text("ok \(request.path)").delayed(by: .milliseconds(request.sequenceNumber < 10 ? 0 : 300))
+            .text("ok \(request.path)").delayed(by: .seconds(request.sequenceNumber < 10 ? 0 : 30))  // stop() cuts the wait short
         }
-        let transport = makeTestSession(timeout: 10).transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
+        let transport = makeTestSession(timeout: 10).transport(
+            with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
         let send = networking(from: transport)
         let counters = (0..<40).map { _ in CompletionCounter() }
         let futures = (0..<40).map { index in

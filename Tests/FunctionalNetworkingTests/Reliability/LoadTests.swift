@@ -79,7 +79,9 @@ struct LoadTests {
         if let residentBefore, let residentAfter {
             // Back to its starting level, within what malloc keeps cached for reuse.
             #expect(residentAfter - residentBefore < 64 << 20)
-            print("LOAD: \(total) requests, \(server.requestCount) upstream calls, peak \(server.peakConcurrentRequests) in flight, resident \(residentBefore >> 20) MiB before, \(residentAfter >> 20) MiB after")
+            print(
+                "LOAD: \(total) requests, \(server.requestCount) upstream calls, peak \(server.peakConcurrentRequests) in flight, resident \(residentBefore >> 20) MiB before, \(residentAfter >> 20) MiB after"
+            )
         }
     }
 }

@@ -56,7 +56,8 @@ struct SecretsTests {
             var request = URLRequest(url: server.url(for: "\(path)?token=\(Self.queryToken)&page=2"))
             request.setValue("session=\(Self.cookie)", forHTTPHeaderField: "Cookie")
             request.setValue(Self.apiKey, forHTTPHeaderField: "X-Api-Key")
-            request.setValue(Credential.basic(username: "ada", password: Self.password).authorizationValue, forHTTPHeaderField: "Proxy-Authorization")
+            request.setValue(
+                Credential.basic(username: "ada", password: Self.password).authorizationValue, forHTTPHeaderField: "Proxy-Authorization")
             lines.append(request.curlCommand(redaction: redaction))
             lines.append(redaction.describe(request))
             do {
@@ -87,7 +88,10 @@ struct SecretsTests {
             .compactMap { $0 as? URL }
             .filter { $0.pathExtension == "swift" }
         #expect(files.count > 50)
-        let forbidden = ["serverTrust", "didReceive challenge", "URLCredential(trust", "allowsAnyHTTPSCertificate", "CURLOPT_SSL_VERIFY", "performDefaultHandling"]
+        let forbidden = [
+            "serverTrust", "didReceive challenge", "URLCredential(trust", "allowsAnyHTTPSCertificate", "CURLOPT_SSL_VERIFY",
+            "performDefaultHandling",
+        ]
         for file in files {
             let text = try String(contentsOf: file, encoding: .utf8)
             for word in forbidden {

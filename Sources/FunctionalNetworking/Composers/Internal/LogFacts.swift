@@ -35,11 +35,12 @@ struct LogFacts: Sendable {
 
     func endRecord(data: Data, response: URLResponse, duration: Duration) -> LogRecord {
         let status = (response as? HTTPURLResponse)?.statusCode
-        let level: LogRecord.Level = switch status ?? 200 {
-        case 500...: .error
-        case 400..<500: .warning
-        default: .info
-        }
+        let level: LogRecord.Level =
+            switch status ?? 200 {
+            case 500...: .error
+            case 400..<500: .warning
+            default: .info
+            }
         let statusText = status.map(String.init) ?? "(not HTTP)"
         let message = "← \(subject) \(statusText) in \(LogFormat.duration(duration)), \(LogFormat.bytes(data.count))"
         var record = record(.finished, level: level, message: message)
@@ -54,11 +55,12 @@ struct LogFacts: Sendable {
     func failureRecord(_ error: any Error, duration: Duration) -> LogRecord {
         let described = redaction.describe(error, for: request)
         let elapsed = LogFormat.duration(duration)
-        var record = if LogFormat.isCancellation(error) {
-            record(.cancelled, level: .info, message: "✕ \(subject) cancelled after \(elapsed)")
-        } else {
-            record(.failed, level: .error, message: "✕ \(subject) failed after \(elapsed): \(described)")
-        }
+        var record =
+            if LogFormat.isCancellation(error) {
+                record(.cancelled, level: .info, message: "✕ \(subject) cancelled after \(elapsed)")
+            } else {
+                record(.failed, level: .error, message: "✕ \(subject) failed after \(elapsed): \(described)")
+            }
         record.duration = duration
         record.error = described
         record.status = (error as? HTTPStatusError)?.status

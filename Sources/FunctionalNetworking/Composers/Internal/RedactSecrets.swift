@@ -36,7 +36,8 @@ enum RedactSecrets {
     static func of(url: URL, redaction: Redaction) -> [String] {
         var secrets = RedactURL.secretQueryValues(of: url, redaction: redaction)
         if redaction.redactsURLCredentials,
-           let components = URLComponents(url: url.absoluteURL, resolvingAgainstBaseURL: false) {
+            let components = URLComponents(url: url.absoluteURL, resolvingAgainstBaseURL: false)
+        {
             secrets += [components.user, components.password, components.percentEncodedUser, components.percentEncodedPassword]
                 .compactMap { $0 }
         }
@@ -62,7 +63,8 @@ enum RedactSecrets {
             let credentials = value[space...].trimmingCharacters(in: .whitespaces)
             pieces.append(credentials)
             if scheme == "basic", let data = Data(base64Encoded: credentials),
-               let decoded = String(data: data, encoding: .utf8) {
+                let decoded = String(data: data, encoding: .utf8)
+            {
                 pieces.append(decoded)
                 pieces += decoded.split(separator: ":", maxSplits: 1).map(String.init)
             }

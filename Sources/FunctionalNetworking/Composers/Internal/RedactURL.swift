@@ -53,7 +53,7 @@ enum RedactURL {
     /// decoded forms.
     static func secretQueryValues(of url: URL, redaction: Redaction) -> [String] {
         guard !redaction.queryItemNames.isEmpty,
-              let query = URLComponents(url: url.absoluteURL, resolvingAgainstBaseURL: false)?.percentEncodedQuery
+            let query = URLComponents(url: url.absoluteURL, resolvingAgainstBaseURL: false)?.percentEncodedQuery
         else { return [] }
         return query.split(separator: "&").flatMap { piece -> [String] in
             guard let equals = piece.firstIndex(of: "=") else { return [] }
