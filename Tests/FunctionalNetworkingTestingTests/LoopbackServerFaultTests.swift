@@ -90,7 +90,7 @@ import FoundationNetworking
         let connection = try RawConnection(port: server.port)
 
         try connection.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        _ = try #require(await server.takeRequest(timeout: .seconds(5)))
+        _ = try #require(await server.takeRequest(timeout: .seconds(30)))
         #expect(server.inFlightRequestCount == 1)
         #expect(!connection.isClosedByPeer(within: .milliseconds(100)))
         server.stop()

@@ -31,7 +31,7 @@ import FoundationNetworking
         let connection = try RawConnection(port: server.port)
 
         try connection.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        _ = try #require(await server.takeRequest(timeout: .seconds(5)))
+        _ = try #require(await server.takeRequest(timeout: .seconds(30)))
         let inFlightDuringDelay = server.inFlightRequestCount
         server.stop()
 
@@ -65,7 +65,7 @@ import FoundationNetworking
         server.enqueue(.text("never").delayed(by: .seconds(30)))
         let connection = try RawConnection(port: server.port)
         try connection.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        _ = try #require(await server.takeRequest(timeout: .seconds(5)))
+        _ = try #require(await server.takeRequest(timeout: .seconds(30)))
         let clock = ContinuousClock()
 
         let start = clock.now

@@ -99,7 +99,7 @@ import FoundationNetworking
         }
         sender.start()
 
-        let request = server.takeRequest(timeout: .seconds(5))
+        let request = server.takeRequest(timeout: .seconds(30))
 
         #expect(request?.method == "DELETE")
         #expect(request?.path == "/items/3")
@@ -111,7 +111,7 @@ import FoundationNetworking
         let session = HTTPClient.makeSession()
         defer { session.invalidateAndCancel() }
 
-        async let taken = server.takeRequest(timeout: .seconds(5))
+        async let taken = server.takeRequest(timeout: .seconds(30))
         try await Task.sleep(for: .milliseconds(50))
         _ = try await HTTPClient.get(server.url(for: "/late"), with: session)
 

@@ -173,7 +173,7 @@ struct SeedTests {
         let screen = ProductScreen(loading: combine(7, with: productNetworking))
         screen.viewWillAppear()
         #expect(try await screen.renderedTitle() == "iPad Pro")
-        let request = await server.takeRequest(timeout: .seconds(10))
+        let request = await server.takeRequest(timeout: .seconds(30))
         #expect(request?.path == "/products/7")
     }
 }

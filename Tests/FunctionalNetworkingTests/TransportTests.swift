@@ -69,7 +69,7 @@ struct TransportTests {
         let server = try LoopbackServer { _ in .fault(.stall) }
         defer { server.stop() }
         let future = makeTestSession().request(Endpoint(path: "/slow", baseURL: server.baseURL))
-        let seen = await server.takeRequest(timeout: .seconds(10))
+        let seen = await server.takeRequest(timeout: .seconds(30))
         #expect(seen?.path == "/slow")
         future.cancel()
         let result = await future.result()

@@ -40,7 +40,7 @@ struct AuthenticationTests {
             Task { try await transport(URLRequest(url: server.url(for: "/item/\(index)"))) }
         }
         for _ in 0..<5 {
-            _ = await server.takeRequest(timeout: .seconds(10))
+            _ = await server.takeRequest(timeout: .seconds(30))
         }
         gate.resolve()
         for (index, call) in calls.enumerated() {
@@ -90,7 +90,7 @@ struct AuthenticationTests {
         )
         let transport = makeTestSession().transport(with: .authenticated(by: auth))
         let calls = (0..<3).map { _ in Task { try await transport(URLRequest(url: server.url(for: "/"))) } }
-        for _ in 0..<3 { _ = await server.takeRequest(timeout: .seconds(10)) }
+        for _ in 0..<3 { _ = await server.takeRequest(timeout: .seconds(30)) }
         gate.resolve()
         for call in calls {
             let error = await #expect(throws: AuthenticationError.self) { try await call.value }
@@ -154,7 +154,7 @@ struct AuthenticationTests {
         request.setValue("session=abc", forHTTPHeaderField: "Cookie")
         let (data, _) = try await transport(request)
         #expect(String(decoding: data, as: UTF8.self) == "authorization=none cookie=none")
-        let recorded = await other.takeRequest(timeout: .seconds(10))
+        let recorded = await other.takeRequest(timeout: .seconds(30))
         #expect(recorded?.header("Authorization") == nil)
     }
 

@@ -53,7 +53,7 @@ struct CURLTests {
         let command = request.curlCommand(redaction: .none) + " --silent --show-error --max-time 20"
         let run = try await shell(command)
         #expect(run.status == 0, "curl failed: \(run.errors)\n\(command)")
-        return try #require(await server.takeRequest(timeout: .seconds(10)), "The server saw no request for \(command)")
+        return try #require(await server.takeRequest(timeout: .seconds(30)), "The server saw no request for \(command)")
     }
 
     private let awkwardText = "line one\nit's $HOME and `whoami` and \\n and \"quotes\"\n  two  spaces\tand a tab ü €"

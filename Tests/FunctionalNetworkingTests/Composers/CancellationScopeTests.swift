@@ -23,7 +23,7 @@ struct CancellationScopeTests {
 
     /// Waits (at most ten seconds) until `condition` holds.
     private func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while !condition() {
             try #require(ContinuousClock.now < deadline, "Timed out waiting")
             try await Task.sleep(for: .milliseconds(10))

@@ -95,8 +95,8 @@ struct NumberingTests {
         let numbered = session.transport(with: .numbered(), observing(into: seen))
         _ = try await plain(URLRequest(url: server.url(for: "/plain")))
         _ = try await numbered(URLRequest(url: server.url(for: "/numbered")))
-        let withoutContext = try #require(await server.takeRequest(timeout: .seconds(10)))
-        let withContext = try #require(await server.takeRequest(timeout: .seconds(10)))
+        let withoutContext = try #require(await server.takeRequest(timeout: .seconds(30)))
+        let withContext = try #require(await server.takeRequest(timeout: .seconds(30)))
         let context = try #require(seen.values.first ?? nil)
         #expect(Set(withContext.headers.map { $0.name.lowercased() }) == Set(withoutContext.headers.map { $0.name.lowercased() }))
         for header in withContext.headers {

@@ -40,7 +40,7 @@ struct SequentialQueueTests {
         #expect(server.peakConcurrentRequests == 1)
         var received: [String] = []
         for _ in paths {
-            received.append(try #require(await server.takeRequest(timeout: .seconds(10))).path)
+            received.append(try #require(await server.takeRequest(timeout: .seconds(30))).path)
         }
         #expect(received == paths)
         #expect(server.requestCount == paths.count)

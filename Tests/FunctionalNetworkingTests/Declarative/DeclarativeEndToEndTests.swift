@@ -57,10 +57,10 @@ struct DeclarativeEndToEndTests {
                 }
             }
         let product: Product = try await shop.networking(using: makeTestSession().transport)(endpoint)
-            .decoded().value(within: .seconds(20))
+            .decoded().value(within: .seconds(30))
 
         #expect(product == Product(id: 7, name: "iPad Pro"))
-        let request = try #require(await server.takeRequest(timeout: .seconds(10)))
+        let request = try #require(await server.takeRequest(timeout: .seconds(30)))
         #expect(request.method == "POST")
         #expect(request.path == "/v1/products/7/reviews")
         #expect(
@@ -90,11 +90,11 @@ struct DeclarativeEndToEndTests {
             Header("X-Note", "hello\r\nX-Injected: 1")
         }
 
-        let result = await networking(bad).result(within: .seconds(20))
-        _ = try await networking(.get("good", from: shop)).value(within: .seconds(20))
+        let result = await networking(bad).result(within: .seconds(30))
+        _ = try await networking(.get("good", from: shop)).value(within: .seconds(30))
 
         #expect(result.failure as? Endpoint.Error == .invalidHeader(name: "X-Note"))
-        let first = try #require(await server.takeRequest(timeout: .seconds(10)))
+        let first = try #require(await server.takeRequest(timeout: .seconds(30)))
         #expect(first.path == "/v1/good")
         #expect(first.header("X-Injected") == nil)
         #expect(server.requestCount == 1)
@@ -108,11 +108,11 @@ struct DeclarativeEndToEndTests {
         })
         let networking = careless.networking(using: makeTestSession().transport)
 
-        let result = await networking(.get("bad", from: careless)).result(within: .seconds(20))
-        _ = try await networking(.get("good", from: careless)).value(within: .seconds(20))
+        let result = await networking(.get("bad", from: careless)).result(within: .seconds(30))
+        _ = try await networking(.get("good", from: careless)).value(within: .seconds(30))
 
         #expect(result.failure as? Endpoint.Error == .invalidHeader(name: "X-Trace"))
-        let first = try #require(await server.takeRequest(timeout: .seconds(10)))
+        let first = try #require(await server.takeRequest(timeout: .seconds(30)))
         #expect(first.path == "/v1/good")
         #expect(server.requestCount == 1)
     }
@@ -126,8 +126,8 @@ struct DeclarativeEndToEndTests {
         // networking's own errors do.
         let result = await Future { try Endpoint.post("readings", from: shop).body(json: Reading(celsius: .nan)) }
             .flatMap { networking($0) }
-            .result(within: .seconds(20))
-        _ = try await networking(.get("good", from: shop)).value(within: .seconds(20))
+            .result(within: .seconds(30))
+        _ = try await networking(.get("good", from: shop)).value(within: .seconds(30))
 
         guard case DeclarativeError.bodyNotEncodable(let type, let reason)? = result.failure else {
             Issue.record("expected bodyNotEncodable, got \(String(describing: result.failure))")
@@ -135,7 +135,7 @@ struct DeclarativeEndToEndTests {
         }
         #expect(type == "Reading")
         #expect(reason.contains(#""celsius""#))
-        let first = try #require(await server.takeRequest(timeout: .seconds(10)))
+        let first = try #require(await server.takeRequest(timeout: .seconds(30)))
         #expect(first.path == "/v1/good")
         #expect(server.requestCount == 1)
     }

@@ -71,9 +71,9 @@ struct EndpointServiceTests {
         let values = ["a/b", "with space", "café ☕︎", "日本語", "100% ?#&=+", "..", "."]
         let networking = service.networking(using: makeTestSession().transport)
 
-        _ = try await networking(Endpoint(.get, pathComponents: ["items"] + values, from: service)).value(within: .seconds(20))
+        _ = try await networking(Endpoint(.get, pathComponents: ["items"] + values, from: service)).value(within: .seconds(30))
 
-        let request = try #require(await server.takeRequest(timeout: .seconds(10)))
+        let request = try #require(await server.takeRequest(timeout: .seconds(30)))
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         #expect(segments.map { $0.removingPercentEncoding } == ["v1", "items"] + values)
         #expect(request.method == "GET")

@@ -22,7 +22,7 @@ struct ServiceTests {
     }
 
     private func text(_ future: Future<Data>) async throws -> String {
-        String(decoding: try await future.value(within: .seconds(10)), as: UTF8.self)
+        String(decoding: try await future.value(within: .seconds(30)), as: UTF8.self)
     }
 
     @Test func beforeEachAddsAHeaderTheServerSees() async throws {
@@ -34,9 +34,9 @@ struct ServiceTests {
         )
         let networking = service.networking(using: makeTestSession().transport)
 
-        _ = try await networking(.get("ping", from: service)).value(within: .seconds(20))
+        _ = try await networking(.get("ping", from: service)).value(within: .seconds(30))
 
-        let request = try #require(await server.takeRequest(timeout: .seconds(10)))
+        let request = try #require(await server.takeRequest(timeout: .seconds(30)))
         #expect(request.header("X-Request-ID") == "req-1")
         #expect(request.path == "/ping")
     }
@@ -52,8 +52,8 @@ struct ServiceTests {
         })
         let networking = service.networking(using: makeTestSession().transport)
 
-        let accepted = await networking(.get("shop", from: service)).result(within: .seconds(20))
-        let rejected = await networking(.get("elsewhere", from: service)).result(within: .seconds(20))
+        let accepted = await networking(.get("shop", from: service)).result(within: .seconds(30))
+        let rejected = await networking(.get("elsewhere", from: service)).result(within: .seconds(30))
 
         #expect(accepted.success == Data("{}".utf8))
         #expect(rejected.failure as? NotTheShop == NotTheShop())
@@ -70,7 +70,7 @@ struct ServiceTests {
             })
         let networking = service.networking(using: makeTestSession().transport)
 
-        let product: Product = try await networking(.get("products", 7, from: service)).decoded().value(within: .seconds(20))
+        let product: Product = try await networking(.get("products", 7, from: service)).decoded().value(within: .seconds(30))
 
         #expect(product == Product(id: 7, name: "iPad Pro"))
     }
@@ -85,7 +85,7 @@ struct ServiceTests {
             })
 
         let result = await service.networking(using: makeTestSession().transport)(.get("products", 99, from: service))
-            .result(within: .seconds(20))
+            .result(within: .seconds(30))
 
         #expect(result.failure as? SawStatus == SawStatus(status: 404))
     }
@@ -93,7 +93,7 @@ struct ServiceTests {
     @Test func aNonSuccessStatusStillFailsAfterTheHooks() async throws {
         let service = Service(baseURL: URL(string: "https://example.com")!)
         let result = await service.networking(using: stubTransport(status: 500))(.get("x", from: service))
-            .result(within: .seconds(10))
+            .result(within: .seconds(30))
         #expect((result.failure as? HTTPStatusError)?.status == 500)
     }
 
@@ -131,7 +131,7 @@ struct ServiceTests {
     @Test func anAfterEachThatRejectsStopsTheHooksAfterIt() async throws {
         let service = Service(baseURL: URL(string: "https://api.example.com")!, afterEach: { _, _ in throw NotTheShop() })
             .adding(afterEach: { _, _ in throw SawStatus(status: 0) })
-        let result = await service.networking(using: echo)(.get("x", from: service)).result(within: .seconds(10))
+        let result = await service.networking(using: echo)(.get("x", from: service)).result(within: .seconds(30))
         #expect(result.failure as? NotTheShop == NotTheShop())
     }
 

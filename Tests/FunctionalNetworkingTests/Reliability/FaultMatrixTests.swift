@@ -170,7 +170,7 @@ struct FaultMatrixTests {
             future.observe { _ in counters[index].increment() }
             return future
         }
-        _ = await server.takeRequest(timeout: .seconds(10))
+        _ = await server.takeRequest(timeout: .seconds(30))
         try await Task.sleep(for: .milliseconds(100))
         server.stop()
         var succeeded = 0
