@@ -82,13 +82,20 @@ struct FuturesAndPromisesSamplesTests {
     }
 
     @Test func aSharedFutureIsCancelledOnlyWhenEveryDependentIs() {
+        let kept = Promise<String>()
+        let keptUpper = kept.map { $0.uppercased() }
+        _ = kept.map { $0.count }
+        keptUpper.cancel()
+        #expect(!kept.isCancelled)
+
         let shared = Promise<String>()
         let upper = shared.map { $0.uppercased() }
         let count = shared.map { $0.count }
 
         upper.cancel()   // shared.isCancelled == false: `count` still depends on it
-        #expect(!shared.isCancelled)
         count.cancel()   // shared.isCancelled == true: nothing depends on it any more
+
+        #expect(!upper.isPending && !count.isPending)
         #expect(shared.isCancelled)
     }
 
@@ -103,11 +110,11 @@ struct FuturesAndPromisesSamplesTests {
 
     @Test func cancellingTheAwaitingTaskCancelsAFutureNothingElseNeeds() async throws {
         let slow = Promise<String>()
-        let released = Promise<Void>()
-        slow.onCancel { released.resolve() }
-
         let task = Task { try await slow.value }
         task.cancel()   // the task throws CancellationError; `slow` is cancelled, as nothing else needs it
+
+        let released = Promise<Void>()
+        slow.onCancel { released.resolve() }
 
         await #expect(throws: CancellationError.self) { try await task.value }
         try await released.value(within: .seconds(30))
