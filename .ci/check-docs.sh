@@ -89,7 +89,8 @@ printf '==> Samples (at %ds)\n' "$((SECONDS - started))"
 # (leading whitespace, blank lines and a leading `private`/`fileprivate` ignored), so a sample
 # cannot change without the test that compiles and runs it. Samples live in Tests/*/DocSamples/;
 # a few declarations of the seed's code (`URLSession.productNetworking`…) are the test target's
-# own, in SeedTests.swift and Support/, and are found there.
+# own, in SeedTests.swift and Support/, and are found there. A block whose first line is
+# `// Package.swift` is a manifest fragment, which no test can compile, and is skipped.
 if python3 - <<'PY'
 import glob, re, sys
 
@@ -117,6 +118,8 @@ for document in documents:
     for match in re.finditer(r"^```swift\n(.*?)^```", text, re.S | re.M):
         count += 1
         sample = lines_of(match.group(1))
+        if sample and sample[0] == "// Package.swift":
+            continue
         if sample and not any(contains(lines, sample) for lines in tests.values()):
             line = text.count("\n", 0, match.start()) + 1
             stale.append(f"{document}:{line}")
