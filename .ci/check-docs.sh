@@ -111,7 +111,7 @@ def contains(haystack, needle):
     return any(haystack[i:i + width] == needle for i in range(len(haystack) - width + 1))
 
 documents = ["README.md"] + sorted(glob.glob("Sources/*/*.docc/*.md"))
-stale, count = [], 0
+stale, count, skipped = [], 0, 0
 for document in documents:
     with open(document) as file:
         text = file.read()
@@ -119,6 +119,7 @@ for document in documents:
         count += 1
         sample = lines_of(match.group(1))
         if sample and sample[0] == "// Package.swift":
+            skipped += 1
             continue
         if sample and not any(contains(lines, sample) for lines in tests.values()):
             line = text.count("\n", 0, match.start()) + 1
@@ -129,7 +130,8 @@ if stale:
         print("  " + entry, file=sys.stderr)
     sys.exit(1)
 samples_in_doc_tests = sum(1 for path in tests if "/DocSamples/" in path)
-print(f"{count} samples, each found in a test ({samples_in_doc_tests} DocSamples files).")
+print(f"{count - skipped} samples, each found in a test ({samples_in_doc_tests} DocSamples files); "
+      f"{skipped} manifest fragment(s) skipped.")
 PY
 then :; else failed+=("samples: the blocks listed above are not in any DocSamples test"); fi
 
