@@ -119,7 +119,7 @@ struct RetryAndResilienceSamplesTests {
         let transport = URLSession.shared.transport(with: .retry(.default, clock: clock), .validatingStatus())
 
         let call = Future { try await transport(URLRequest(url: server.url(for: "/products"))) }
-        try await clock.waitForSleepers(count: 1)
+        try await clock.waitForSleepers(count: 1, timeout: .seconds(30))
         clock.advance(by: .seconds(5))
 
         let (data, _) = try await call.timeout(after: .seconds(30)).value
@@ -186,7 +186,7 @@ struct RetryAndResilienceSamplesTests {
         let transport = URLSession.redirectGuarded().transport(with:
             .timeout(after: .seconds(30)),   // the whole request: refresh, attempts and waits
             .authenticated(by: auth),        // attaches the credential; on 401 refreshes and resends
-            .retry(),                        // resends 408, 429, 5xx and transient errors
+            .retry(),                        // resends 408, 429, 500, 502-504 and transient errors
             .validatingStatus()              // turns a failed status into an error for those above
         )
 
