@@ -1,0 +1,312 @@
+import Foundation
+import FunctionalNetworking
+import FunctionalNetworkingTesting
+import Futures
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// The samples of FunctionalNetworking.docc/Authentication.md, as the article shows them,
+// against LoopbackServers on 127.0.0.1. The article's `TokenStore` is the one that
+// ComposableNetworkingTests.swift defines.
+
+fileprivate struct RootComposer {
+    let tokenStore: TokenStore
+    let session: URLSession
+
+    var baseFunction: NetworkClosureType {
+        session.transport
+    }
+
+    var authComposer: AuthComposer {
+        AuthComposer(bearerToken: { [tokenStore] in tokenStore.token }, baseFunction: baseFunction)
+    }
+
+    var composableNetworking: ComposableNetworking {
+        ComposableNetworking(
+            bearerToken: { [tokenStore] in tokenStore.token },
+            authComposer: authComposer,
+            baseFunction: baseFunction
+        )
+    }
+
+    var composition: NetworkClosureType {
+        composableNetworking.composition
+    }
+}
+
+/// A server that answers "hello" to `Authorization: Bearer <valid>` and 401 to anything else.
+fileprivate func makeProtectedServer(valid: String) throws -> LoopbackServer {
+    try LoopbackServer { request in
+        request.header("Authorization") == "Bearer \(valid)" ? .text("hello") : .text("who are you?", status: 401)
+    }
+}
+
+/// A server that answers with the `Authorization` header it received, or "-".
+fileprivate func makeAuthorizationEchoServer() throws -> LoopbackServer {
+    try LoopbackServer { request in .text(request.header("Authorization") ?? "-") }
+}
+
+/// Counts calls from any thread.
+fileprivate final class CallCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
+/// Keeps the last text given, from any thread.
+fileprivate final class LastText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text: String?
+    func set(_ value: String) { lock.withLock { text = value } }
+    var value: String? { lock.withLock { text } }
+}
+
+@Suite("Samples: Authentication")
+struct AuthenticationSamplesTests {
+    @Test func theStoreHoldsTheCurrentCredentialUntilSignOut() async {
+        let savedToken = "saved"
+
+        let store = CredentialStore(.bearer(savedToken))
+        await store.store(.basic(username: "ada", password: "s3cret"))   // signed in another way
+        await store.store(nil)                                           // signed out
+
+        #expect(await store.credential == nil)
+        let basic = Credential.basic(username: "ada", password: "s3cret")
+        #expect(basic.authorizationValue == "Basic YWRhOnMzY3JldA==")
+        #expect(!basic.description.contains("s3cret"))
+    }
+
+    @Test func a401IsRefreshedOnceAndTheRequestSentAgainWithTheFreshToken() async throws {
+        let server = try makeProtectedServer(valid: "fresh")
+        defer { server.stop() }
+        let apiURL = server.baseURL
+        let store = CredentialStore(.bearer("stale"))
+        let refreshes = CallCount()
+        @Sendable func renewToken() async throws -> String {
+            refreshes.increment()
+            return "fresh"
+        }
+
+        let auth = Authenticator(
+            store: store,
+            allowedOrigins: [Origin(url: apiURL)!],
+            refresh: { stale in .bearer(try await renewToken()) }
+        )
+        let transport = URLSession.redirectGuarded().transport(with:
+            .authenticated(by: auth),
+            .retry(),
+            .validatingStatus()
+        )
+
+        let body = try await withDocSampleTimeLimit { try await transport(URLRequest(url: apiURL.appendingPathComponent("account"))).0 }
+        #expect(body == Data("hello".utf8))
+        #expect(refreshes.value == 1)
+        #expect(await store.credential == .bearer("fresh"))
+        #expect(server.requestCount == 2)
+    }
+
+    @Test func requestsThatMeetA401TogetherShareOneRefresh() async throws {
+        let server = try makeProtectedServer(valid: "fresh")
+        defer { server.stop() }
+        let refreshes = CallCount()
+        let gate = Promise<Void>()
+        let auth = Authenticator(
+            store: CredentialStore(.bearer("stale")),
+            allowedOrigins: [Origin(url: server.baseURL)!],
+            refresh: { _ in
+                refreshes.increment()
+                try await gate.value(within: .seconds(30))
+                return .bearer("fresh")
+            }
+        )
+        let transport = makeTestSession().transport(with: .authenticated(by: auth), .validatingStatus())
+        let url = server.url(for: "/account")
+        let calls = (0..<4).map { _ in Task { try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 } } }
+        for _ in 0..<4 {
+            _ = await server.takeRequest(timeout: .seconds(10))
+        }
+        gate.resolve()
+        for call in calls {
+            #expect(try await call.value == Data("hello".utf8))
+        }
+        #expect(refreshes.value == 1)
+    }
+
+    @Test func refreshesBeyondTheLimitFailWithRefreshLimitReached() async throws {
+        let server = try makeProtectedServer(valid: "never")
+        defer { server.stop() }
+        let apiURL = server.baseURL
+        let refreshes = CallCount()
+        let auth = Authenticator(
+            store: CredentialStore(.bearer("t0")),
+            allowedOrigins: [Origin(url: apiURL)!],
+            refresh: { _ in
+                refreshes.increment()
+                return .bearer("t\(refreshes.value)")
+            }
+        )
+        let transport = URLSession.redirectGuarded().transport(with:
+            .authenticated(by: auth),
+            .retry(),
+            .validatingStatus()
+        )
+        for _ in 0..<3 {
+            let error = await #expect(throws: HTTPStatusError.self) {
+                try await withDocSampleTimeLimit { try await transport(URLRequest(url: apiURL.appendingPathComponent("account"))).0 }
+            }
+            #expect(error?.status == 401)
+        }
+        let reason = LastText()
+        @Sendable func signInAgain(because text: String) { reason.set(text) }
+
+        try await withDocSampleTimeLimit {
+            do {
+                _ = try await transport(URLRequest(url: apiURL.appendingPathComponent("account")))
+            } catch AuthenticationError.refreshLimitReached(let limit, within: let window) {
+                signInAgain(because: "\(limit) fresh credentials were refused within \(window)")
+            }
+        }
+
+        #expect(reason.value == "3 fresh credentials were refused within 60.0 seconds")
+        #expect(refreshes.value == 3)
+    }
+
+    @Test func originsAreSchemeHostAndPort() {
+        let api = Origin(url: URL(string: "https://api.shop.example")!)!   // https, port 443 implied
+        let staging = Origin(scheme: "https", host: "staging.shop.example", port: 8443)
+
+        #expect(api == Origin(scheme: "https", host: "api.shop.example", port: 443))
+        #expect(staging.description == "https://staging.shop.example:8443")
+    }
+
+    @Test func aRequestToAnotherOriginGoesWithoutTheCredential() async throws {
+        let api = try makeAuthorizationEchoServer()
+        defer { api.stop() }
+        let elsewhere = try makeAuthorizationEchoServer()
+        defer { elsewhere.stop() }
+        let auth = Authenticator(store: CredentialStore(.bearer("s3cr3t")), allowedOrigins: [Origin(url: api.baseURL)!])
+        let transport = URLSession.redirectGuarded().transport(with: .authenticated(by: auth))
+        let toAPI = try await withDocSampleTimeLimit { try await transport(URLRequest(url: api.url(for: "/me"))).0 }
+        let toElsewhere = try await withDocSampleTimeLimit { try await transport(URLRequest(url: elsewhere.url(for: "/me"))).0 }
+        #expect(String(decoding: toAPI, as: UTF8.self) == "Bearer s3cr3t")
+        #expect(String(decoding: toElsewhere, as: UTF8.self) == "-")
+    }
+
+    @Test func aRedirectToAnotherOriginLosesTheCredentialAndOneWithinTheOriginKeepsIt() async throws {
+        let elsewhere = try makeAuthorizationEchoServer()
+        defer { elsewhere.stop() }
+        let target = elsewhere.url(for: "/landing")
+        let api = try LoopbackServer { request in
+            switch request.path {
+            case "/away": .redirect(to: target)
+            case "/here": .redirect(to: "/landing")
+            default: .text(request.header("Authorization") ?? "-")
+            }
+        }
+        defer { api.stop() }
+        let auth = Authenticator(store: CredentialStore(.bearer("s3cr3t")), allowedOrigins: [Origin(url: api.baseURL)!])
+        let transport = URLSession.redirectGuarded().transport(with: .authenticated(by: auth))
+        let away = try await withDocSampleTimeLimit { try await transport(URLRequest(url: api.url(for: "/away"))).0 }
+        let here = try await withDocSampleTimeLimit { try await transport(URLRequest(url: api.url(for: "/here"))).0 }
+        #expect(String(decoding: away, as: UTF8.self) == "-")
+        #expect(String(decoding: here, as: UTF8.self) == "Bearer s3cr3t")
+    }
+
+    @Test func theLoginsTokenIsCapturedAndUsedForTheNextRequest() async throws {
+        let server = try LoopbackServer { request in
+            if request.path == "/login" { return .json(#"{"token":"fresh"}"#) }
+            return request.header("Authorization") == "Bearer fresh" ? .text("hello") : .text("who are you?", status: 401)
+        }
+        defer { server.stop() }
+        let store = CredentialStore()
+        let auth = Authenticator(store: store, allowedOrigins: [Origin(url: server.baseURL)!])
+
+        struct Login: Decodable {
+            let token: String
+        }
+
+        let transport = URLSession.redirectGuarded().transport(with:
+            .capturingCredential(into: store) { request, data, _ in
+                guard request.url?.path == "/login" else { return nil }
+                return .bearer(try JSONDecoder().decode(Login.self, from: data).token)
+            },
+            .authenticated(by: auth),
+            .validatingStatus()
+        )
+
+        let login = server.url(for: "/login")
+        let account = server.url(for: "/account")
+        _ = try await withDocSampleTimeLimit { try await transport(URLRequest(url: login)).0 }
+        #expect(await store.credential == .bearer("fresh"))
+        let body = try await withDocSampleTimeLimit { try await transport(URLRequest(url: account)).0 }
+        #expect(body == Data("hello".utf8))
+    }
+
+    @Test func theSeedsComposersAuthoriseWhileATokenIsStored() async throws {
+        let server = try makeAuthorizationEchoServer()
+        defer { server.stop() }
+        let tokens = TokenStore()
+        tokens.token = "abc"
+        let request = URLRequest(url: server.url(for: "/me"))
+
+        let signedIn = try await withDocSampleTimeLimit {
+            let auth = AuthComposer(bearerToken: { tokens.token }, baseFunction: URLSession.shared.transport)
+            let root = ComposableNetworking(
+                bearerToken: { tokens.token },
+                authComposer: auth,
+                baseFunction: URLSession.shared.transport
+            )
+            let (data, _) = try await root.composition(request)
+            return data
+        }
+
+        #expect(String(decoding: signedIn, as: UTF8.self) == "Bearer abc")
+        let auth = AuthComposer(bearerToken: { tokens.token }, baseFunction: makeTestSession().transport)
+        let root = ComposableNetworking(bearerToken: { tokens.token }, authComposer: auth, baseFunction: makeTestSession().transport)
+        tokens.token = nil
+        let signedOut = try await withDocSampleTimeLimit { try await root.composition(request).0 }
+        #expect(String(decoding: signedOut, as: UTF8.self) == "-")
+        await #expect(throws: ComposableNetworkingError.noBearerToken) {
+            try await auth.composition(request)
+        }
+    }
+
+    @Test func theSeedsComposersStackLikeTheOthers() async throws {
+        let server = try makeAuthorizationEchoServer()
+        defer { server.stop() }
+        let tokens = TokenStore()
+        let request = URLRequest(url: server.url(for: "/me"))
+
+        let signedInOnly = URLSession.shared.transport(with: .bearerToken { tokens.token })
+        let either = URLSession.shared.transport(with: .bearerTokenWhenSignedIn { tokens.token })
+
+        await #expect(throws: ComposableNetworkingError.noBearerToken) {
+            try await signedInOnly(request)
+        }
+        let plain = try await withDocSampleTimeLimit { try await either(request).0 }
+        #expect(String(decoding: plain, as: UTF8.self) == "-")
+        tokens.token = "abc"
+        let authorised = try await withDocSampleTimeLimit { try await signedInOnly(request).0 }
+        #expect(String(decoding: authorised, as: UTF8.self) == "Bearer abc")
+    }
+
+    @Test func theRootComposerAuthorisesWhileSignedInAndNotWhileSignedOut() async throws {
+        let server = try makeAuthorizationEchoServer()
+        defer { server.stop() }
+        let account = Endpoint(path: "/account", baseURL: server.baseURL)
+
+        let root = RootComposer(tokenStore: TokenStore(), session: URLSession.redirectGuarded())
+        let send = networking(from: root.composition)   // (Endpoint) -> Future<Data>
+
+        root.tokenStore.token = "s3cr3t"   // signed in: requests carry Authorization: Bearer s3cr3t
+        root.tokenStore.token = nil        // signed out: requests go as they are
+
+        #expect(try await send(account).value(within: .seconds(30)) == Data("-".utf8))
+        root.tokenStore.token = "s3cr3t"
+        #expect(try await send(account).value(within: .seconds(30)) == Data("Bearer s3cr3t".utf8))
+    }
+}

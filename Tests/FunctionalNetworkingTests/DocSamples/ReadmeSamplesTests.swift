@@ -1,0 +1,49 @@
+import Foundation
+import FunctionalNetworking
+import FunctionalNetworkingTesting
+import Futures
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// The tour of README.md, as the README shows it. (The README's manifest fragment is not Swift
+// a test can compile; `.ci/check-docs.sh` skips it.)
+
+@Suite("Samples: README")
+struct ReadmeSamplesTests {
+    @Test func theTourLoadsTheChosenItemThroughAComposedTransport() async throws {
+        struct Item: Decodable, Sendable {
+            let id: Int
+            let name: String
+        }
+
+        // A shop on 127.0.0.1 for this example; in an app, your API.
+        let server = try LoopbackServer { _ in .json(#"{"id":7,"name":"iPad Pro"}"#) }
+
+        // A future is work already under way; a promise is the side that completes it.
+        let chosenID = Promise<Int>()
+        chosenID.resolve(with: 7)
+
+        // URLSession wrapped in composers; the first one listed sees the request first.
+        let transport = URLSession.redirectGuarded().transport(with: .retry(), .validatingStatus())
+
+        // chain makes one function of three: Int -> Endpoint -> Future<Data> -> Future<Item>.
+        let endpoint = { @Sendable (id: Int) in Endpoint(path: "/items/\(id)", baseURL: server.baseURL) }
+        let loadItem: @Sendable (Int) -> Future<Item> = chain(chain(endpoint, to: networking(from: transport)), to: Future.decoded)
+
+        // Transform the future, bound the wait, and await it.
+        let name = try await chosenID.flatMap(loadItem).map { $0.name }.timeout(after: .seconds(10)).value
+        server.stop()
+
+        #expect(name == "iPad Pro")
+        #expect(await server.takeRequest(timeout: .seconds(1))?.path == "/items/7")
+    }
+
+    @Test func theScreenInTheIntroductionTakesAClosureReturningAPromise() async throws {
+        let screen = await ProductScreen { Promise(value: Product(id: 7, name: "iPad Pro")) }
+        await screen.viewWillAppear()
+        #expect(try await screen.renderedTitle() == "iPad Pro")
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import FunctionalNetworking
+import FunctionalNetworkingTesting
+import Futures
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// The samples of FunctionalNetworking.docc/WritingAComposer.md, as the article shows them,
+// against a LoopbackServer on 127.0.0.1 or stub transports.
+
+fileprivate extension Composer {
+    /// Adds the API key to every request.
+    static func apiKey(_ key: String) -> Composer {
+        Composer { next in
+            { request in
+                var request = request
+                request.setValue(key, forHTTPHeaderField: "X-Api-Key")
+                return try await next(request)
+            }
+        }
+    }
+}
+
+fileprivate struct NotJSON: Error, CustomStringConvertible {
+    let contentType: String?
+
+    var description: String {
+        "Expected a JSON response, but its Content-Type is \(contentType ?? "missing")."
+    }
+}
+
+fileprivate extension Composer {
+    /// Asks for JSON, and fails any response that is not JSON.
+    static func requiringJSON() -> Composer {
+        Composer { next in
+            { request in
+                var request = request
+                request.setValue("application/json", forHTTPHeaderField: "Accept")
+                let (data, response) = try await next(request)
+                let type = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
+                guard let type, type.hasPrefix("application/json") else {
+                    throw NotJSON(contentType: type)
+                }
+                return (data, response)
+            }
+        }
+    }
+}
+
+/// Answers every request with "ok"; the test reads what arrived with `takeRequest`.
+fileprivate func makeRecordingServer() throws -> LoopbackServer {
+    try LoopbackServer { _ in .text("ok") }
+}
+
+@Suite("Samples: Writing a composer")
+struct WritingAComposerSamplesTests {
+    @Test func theSessionsTransportSendsARequest() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.enqueue(.text("hello"))
+        let url = server.url(for: "/hello")
+
+        let (body, status) = try await withDocSampleTimeLimit {
+            let transport: Transport = URLSession.shared.transport
+            let (data, response) = try await transport(URLRequest(url: url))
+            return (String(decoding: data, as: UTF8.self), (response as? HTTPURLResponse)?.statusCode)
+        }
+
+        #expect(body == "hello")
+        #expect(status == 200)
+    }
+
+    @Test func aStackedTransportBecomesANetworkingFunction() async throws {
+        let server = try makeShopServer()
+        defer { server.stop() }
+
+        let transport = URLSession.shared.transport(with:
+            .retry(),
+            .validatingStatus()
+        )
+        let send = networking(from: transport)   // (Endpoint) -> Future<Data>
+
+        let product: Product = try await send(Endpoint(path: "/products/7", baseURL: server.baseURL)).decoded().value(within: .seconds(30))
+        #expect(product == Product(id: 7, name: "iPad Pro"))
+    }
+
+    @Test func theComposerListedSecondSeesTheRequestAfterTheFirst() async throws {
+        let server = try makeRecordingServer()
+        defer { server.stop() }
+        let url = server.url(for: "/")
+
+        let transport = URLSession.shared.transport(with:
+            .modifyingRequest { request in
+                var request = request
+                request.setValue("outer", forHTTPHeaderField: "X-Layer")
+                return request
+            },
+            .modifyingRequest { request in
+                var request = request
+                request.setValue("inner", forHTTPHeaderField: "X-Layer")
+                return request
+            }
+        )
+        // The server receives X-Layer: inner.
+
+        _ = try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 }
+        let received = try #require(await server.takeRequest(timeout: .seconds(10)))
+        #expect(received.header("X-Layer") == "inner")
+    }
+
+    @Test func theAPIKeyComposerAddsItsHeader() async throws {
+        let server = try makeRecordingServer()
+        defer { server.stop() }
+        let url = server.url(for: "/")
+        let transport = URLSession.shared.transport(with: .apiKey("k-123"))
+        _ = try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 }
+        #expect(await server.takeRequest(timeout: .seconds(10))?.header("X-Api-Key") == "k-123")
+    }
+
+    @Test func aRequestModifierBecomesAComposer() async throws {
+        let server = try makeRecordingServer()
+        defer { server.stop() }
+        let url = server.url(for: "/")
+        let token = "t0k3n"
+
+        let transport = URLSession.shared.transport(with: .modifyingRequest(bearerTokenModifier(token)))
+
+        _ = try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 }
+        #expect(await server.takeRequest(timeout: .seconds(10))?.header("Authorization") == "Bearer t0k3n")
+    }
+
+    @Test func theCompleteStackPassesJSONRefusesTextAndLetsA404Through() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.enqueue(.json(#"{"id":7}"#))
+        server.enqueue(.text("not json"))
+        server.enqueue(.json(#"{"message":"No such product"}"#, status: 404))
+        let apiKey = "k-123"
+        let url = server.url(for: "/products/7")
+
+        let transport = URLSession.shared.transport(with:
+            .apiKey(apiKey),
+            .requiringJSON(),
+            .retry(),
+            .validatingStatus()
+        )
+
+        let json = try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 }
+        #expect(json == Data(#"{"id":7}"#.utf8))
+        let first = try #require(await server.takeRequest(timeout: .seconds(10)))
+        #expect(first.header("Accept") == "application/json")
+        #expect(first.header("X-Api-Key") == "k-123")
+
+        let notJSON = await #expect(throws: NotJSON.self) {
+            try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 }
+        }
+        #expect(notJSON?.description == "Expected a JSON response, but its Content-Type is text/plain; charset=utf-8.")
+
+        let missing = await #expect(throws: HTTPStatusError.self) {
+            try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 }
+        }
+        #expect(missing?.status == 404)
+    }
+
+    @Test func requiringJSONPassesJSONAndRefusesHTML() async throws {
+        let json = stubTransport(data: Data("{}".utf8), headers: ["Content-Type": "application/json"])
+        let html = stubTransport(data: Data("<p>hi</p>".utf8), headers: ["Content-Type": "text/html"])
+        let request = URLRequest(url: URL(string: "https://shop.example/products/7")!)
+
+        let (data, _) = try await compose(json, with: .requiringJSON())(request)
+        #expect(data == Data("{}".utf8))
+        await #expect(throws: NotJSON.self) {
+            try await compose(html, with: .requiringJSON())(request)
+        }
+    }
+}
