@@ -7,7 +7,7 @@ import FoundationNetworking
 
 /// The function at the bottom of every network stack: a request in, data and a response out.
 ///
-/// `URLSession.shared.data(for:)` is one; ``URLSession/transport`` gives it as a value.
+/// `URLSession.shared.data(for:)` is one; `URLSession.transport` gives it as a value.
 /// Composers take a `Transport` and return a `Transport`, so that whatever you compose, in the
 /// end you still hold this same function:
 ///
@@ -91,8 +91,9 @@ extension URLSession {
 /// `CancellationError`.
 ///
 /// ```swift
-/// let transport = URLSession.shared.transport.with(.logged(to: log), .retry())
-/// let networking = networking(from: transport)
+/// let transport = URLSession.shared.transport(with: .retry(), .validatingStatus())
+/// let send = networking(from: transport)
+/// let product: Future<Product> = send(.product(withID: 7)).decoded()
 /// ```
 ///
 /// - Parameter transport: The function that sends requests.

@@ -18,7 +18,7 @@ import FoundationNetworking
 ///   - data: The body of every response.
 ///   - status: The status code of every response.
 ///   - headers: The headers of every response.
-/// - Returns: A ``Transport`` that never touches the network.
+/// - Returns: A `Transport` that never touches the network.
 public func stubTransport(
     data: Data = Data(),
     status: Int = 200,
@@ -54,7 +54,7 @@ public func stubResponse(
         ?? URLResponse(url: url, mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
 }
 
-/// A ``Networking`` function that answers every endpoint with `data` at once.
+/// A `Networking` function that answers every endpoint with `data` at once.
 ///
 /// ```swift
 /// let loader = ProductLoader(networking: stubNetworking(data: productJSON))
@@ -63,7 +63,7 @@ public func stubNetworking(data: Data) -> Networking {
     { _ in Future(value: data) }
 }
 
-/// A ``Networking`` function that answers each endpoint with the result `respond` gives.
+/// A `Networking` function that answers each endpoint with the result `respond` gives.
 public func stubNetworking(_ respond: @escaping (Endpoint) -> Result<Data, any Error>) -> Networking {
     { endpoint in Future(result: respond(endpoint)) }
 }

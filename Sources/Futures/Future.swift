@@ -22,7 +22,7 @@
 ///
 /// - Futures are eager: a future stands for work that is already under way. To describe work
 ///   that has not started yet, use a function that returns a future, `() -> Future<Value>`
-///   (which is what ``combine(_:with:)`` produces).
+///   (which is what ``combine(_:with:)-3gv1n`` produces).
 /// - The first completion wins; later ones are ignored.
 /// - Observers run exactly once, in the order they were registered, outside any lock, on the
 ///   thread that completed the future — or at once, on the calling thread, when the future has

@@ -14,7 +14,7 @@ import FoundationNetworking
 ///     allowedOrigins: [Origin(url: apiURL)!],
 ///     refresh: { _ in .bearer(try await renewToken()) }
 /// )
-/// let transport = URLSession.shared.transport(with: .retry(), .authenticated(by: auth))
+/// let transport = URLSession.redirectGuarded().transport(with: .authenticated(by: auth), .retry())
 /// ```
 public struct Authenticator: Sendable {
     /// Where the credential lives.
@@ -91,10 +91,12 @@ extension Composer {
     ///   ``AuthenticationError/refreshLimitReached(_:within:)``.
     /// - Requests for other origins are sent without the credential. Send them through a
     ///   session that does not carry credentials across origins on redirect:
-    ///   ``URLSession/redirectGuarded(configuration:)`` on every platform (on Apple platforms
-    ///   any session's ``URLSession/transport`` does it too).
+    ///   `URLSession.redirectGuarded(configuration:)` on every platform (on Apple platforms
+    ///   any session's `URLSession.transport` does it too).
     /// - Each request is retried at most once after a refresh; a second 401 is returned (or
     ///   thrown, below ``validatingStatus(_:)``) as it came.
+    /// - A request sent while signed out (no credential) never triggers a refresh, and a
+    ///   refresh never undoes a sign-out that happened while a request was out.
     public static func authenticated(by authenticator: Authenticator) -> Composer {
         Composer { next in
             { request in
@@ -103,7 +105,9 @@ extension Composer {
                 }
                 let (credential, version) = await authenticator.store.snapshot()
                 let first = await attempt(request, with: credential, next)
-                guard first.isUnauthorized, let fresh = try await authenticator.refreshed(after: version) else {
+                guard first.isUnauthorized, credential != nil,
+                    let fresh = try await authenticator.refreshed(after: version)
+                else {
                     return try first.get()
                 }
                 return try await attempt(request, with: fresh, next).get()
@@ -121,8 +125,10 @@ extension Composer {
     /// }
     /// ```
     ///
-    /// - Parameter extract: Returns the credential in a successful response, or `nil`; an
-    ///   error it throws fails the request.
+    /// - Parameters:
+    ///   - store: Where the credential found is stored.
+    ///   - extract: Returns the credential in a successful response, or `nil`; an error it
+    ///     throws fails the request.
     public static func capturingCredential(
         into store: CredentialStore,
         _ extract: @escaping @Sendable (URLRequest, Data, URLResponse) throws -> Credential?

@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 
 extension Composer {
-    /// Fails a request with ``TimeoutError`` when the transport below has not answered within
+    /// Fails a request with `TimeoutError` when the transport below has not answered within
     /// `duration`, and cancels it.
     ///
     /// ```swift

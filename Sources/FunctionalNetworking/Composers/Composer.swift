@@ -29,7 +29,7 @@ import FoundationNetworking
 ///
 /// ## The order of a stack
 ///
-/// Stack composers with ``compose(_:with:)`` or ``URLSession/transport(with:)``. **The first
+/// Stack composers with ``compose(_:with:)-9ndyr`` or `URLSession.transport(with:)`. **The first
 /// composer in the list sees each request first and its response last**; the transport you
 /// start from (URLSession) is the innermost:
 ///

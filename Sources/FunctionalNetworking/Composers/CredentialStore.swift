@@ -39,7 +39,7 @@ public actor CredentialStore {
 
     /// The newest credential after one that failed with `failedVersion`: the one already
     /// stored when somebody refreshed since, else the result of a single refresh shared by
-    /// every caller waiting at the same time.
+    /// every caller waiting at the same time; `nil` when signed out (no refresh then).
     ///
     /// - Throws: ``AuthenticationError/refreshLimitReached(_:within:)`` when refreshes in the
     ///   last `window` reached `limit`; ``AuthenticationError/refreshFailed(_:)`` when the
@@ -50,9 +50,12 @@ public actor CredentialStore {
         limit: Int,
         window: Duration,
         now: Duration
-    ) async throws -> Credential {
-        if version != failedVersion, let credential {
-            return credential
+    ) async throws -> Credential? {
+        if version != failedVersion {
+            return credential  // refreshed since, or signed out (nil): never undo a sign-out
+        }
+        guard credential != nil else {
+            return nil  // signed out: a 401 is final, nothing to refresh
         }
         if let refreshInFlight {
             return try await refreshInFlight.value

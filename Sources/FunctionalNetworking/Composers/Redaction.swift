@@ -21,14 +21,14 @@ import FoundationNetworking
 /// ```
 ///
 /// Bodies are never inspected: ``describe(_:)`` gives only their size, and
-/// ``Foundation/URLRequest/curlCommand(redaction:)`` prints them as they are.
+/// `URLRequest.curlCommand(redaction:)` prints them as they are.
 public struct Redaction: Sendable, Hashable {
     /// The headers every redaction starts from, lower-cased: `authorization`, `cookie`,
     /// `set-cookie` and `proxy-authorization`.
     public static let defaultHeaderNames: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
 
     /// Hides ``defaultHeaderNames`` and URL credentials; add to it with
-    /// ``redactingHeaders(_:)`` and ``redactingQueryItems(_:)``.
+    /// `redactingHeaders(_:)` and `redactingQueryItems(_:)`.
     public static let `default` = Redaction(headers: defaultHeaderNames)
 
     /// Hides nothing, not even URL credentials: for a cURL command you mean to run as is.

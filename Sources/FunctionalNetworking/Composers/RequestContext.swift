@@ -62,7 +62,7 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     /// `id` (the number is still counted), and ``Composer/cancellable(in:)`` registers it under
     /// `id` even without `.numbered()`.
     ///
-    /// Use it to cancel a request by id. A ``Future`` made inside `operation` (by
+    /// Use it to cancel a request by id. A `Future` made inside `operation` (by
     /// ``networking(from:)``, say) starts its task there, so it carries the id too:
     ///
     /// ```swift

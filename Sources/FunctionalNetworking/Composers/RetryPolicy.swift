@@ -33,6 +33,8 @@ public struct RetryPolicy: Sendable {
     public var maximumRetryAfter: Duration
     /// The current date, for `Retry-After` given as an HTTP date; a test fixes it.
     public var now: @Sendable () -> Date
+    /// Marks errors of your own as worth another attempt (checked after the built-in rules).
+    public var retriesError: (@Sendable (any Error) -> Bool)?
 
     /// Creates a policy; every parameter defaults to ``default``'s value.
     public init(
@@ -45,7 +47,8 @@ public struct RetryPolicy: Sendable {
             .cannotFindHost, .dnsLookupFailed,
         ],
         maximumRetryAfter: Duration = .seconds(60),
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        retriesError: (@Sendable (any Error) -> Bool)? = nil
     ) {
         precondition(maxAttempts >= 1, "RetryPolicy.maxAttempts must be at least 1, got \(maxAttempts).")
         self.maxAttempts = maxAttempts
@@ -55,6 +58,7 @@ public struct RetryPolicy: Sendable {
         self.errorCodes = errorCodes
         self.maximumRetryAfter = maximumRetryAfter
         self.now = now
+        self.retriesError = retriesError
     }
 
     /// Three attempts of idempotent requests, for 408, 429, 5xx-unavailable statuses and
@@ -75,8 +79,10 @@ public struct RetryPolicy: Sendable {
             return errorCodes.contains(urlError.code)
         case is TimeoutError:
             return errorCodes.contains(.timedOut)  // the timeout composer's, like URLError.timedOut
+        case is CancellationError:
+            return false
         default:
-            return false  // cancellation, invalid URLs, decoding failures, anything unknown
+            return retriesError?(error) ?? false  // invalid URLs, decoding failures, unknown errors
         }
     }
 

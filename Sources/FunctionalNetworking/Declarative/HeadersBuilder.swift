@@ -122,7 +122,7 @@ public struct Header: Sendable, Hashable {
 /// ```
 ///
 /// The builder is used by ``Endpoint/headers(_:)``, ``Service/headers(_:)`` and
-/// ``HTTPHeaders/init(_:)``.
+/// ``HTTPHeaders/init(_:)-93y4y``.
 @resultBuilder
 public enum HeadersBuilder {
     /// A single field.

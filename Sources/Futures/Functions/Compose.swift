@@ -2,11 +2,12 @@
 
 /// Composes two functions: the result runs `first`, then `second` on its output.
 ///
-/// The same operation as ``chain(_:to:)-(_,_)``, under its usual functional name and argument
+/// The same operation as ``chain(_:to:)-1v2cu``, under its usual functional name and argument
 /// order. A request modifier composed with a transport gives an authorised transport:
 ///
 /// ```swift
-/// let authorizedRequest = compose(tokenRequestModifier(token), { request in request })
+/// let describe = compose({ (id: Int) in "/products/\(id)" }, { path in path.count })
+/// describe(7)   // 11
 /// ```
 ///
 /// - Parameters:

@@ -3,7 +3,7 @@
 /// Turns a two-argument function into a function that takes the first argument and returns a
 /// function of the second.
 ///
-/// Curried functions partially apply by calling them, and chain with ``chain(_:to:)-(_,_)``:
+/// Curried functions partially apply by calling them, and chain with ``chain(_:to:)-1v2cu``:
 ///
 /// ```swift
 /// func load(_ shop: URL, _ id: Product.ID) -> Future<Product> { … }

@@ -179,6 +179,37 @@ struct AuthenticationTests {
         #expect(try await transport(URLRequest(url: server.url(for: "/me"))).0 == Data("Bearer from-login".utf8))
     }
 
+    @Test func aRequestSentWhileSignedOutNeverRefreshesAndARefreshNeverUndoesASignOut() async throws {
+        let server = try makeProtectedServer(valid: { "fresh" })
+        defer { server.stop() }
+        let refreshes = Counter()
+        let store = CredentialStore()
+        let auth = Authenticator(
+            store: store, allowedOrigins: [Origin(url: server.baseURL)!],
+            refresh: { _ in
+                refreshes.increment()
+                return .bearer("fresh")
+            }
+        )
+        let session = makeTestSession().transport
+        let transport = compose(session, with: .authenticated(by: auth))
+        let (_, signedOut) = try await transport(URLRequest(url: server.url(for: "/")))
+        #expect((signedOut as? HTTPURLResponse)?.statusCode == 401)
+        #expect(refreshes.value == 0)
+
+        // Signed in with a stale token, then signed out while the request is out.
+        await store.store(.bearer("stale"))
+        let signingOut: Transport = { request in
+            let answer = try await session(request)
+            await store.store(nil)
+            return answer
+        }
+        let (_, response) = try await compose(signingOut, with: .authenticated(by: auth))(URLRequest(url: server.url(for: "/")))
+        #expect((response as? HTTPURLResponse)?.statusCode == 401)
+        #expect(refreshes.value == 0)
+        #expect(await store.credential == nil)
+    }
+
     @Test func basicCredentialsAreSentEncodedAndNeverPrinted() {
         let credential = Credential.basic(username: "ada", password: "pa55word")
         #expect(credential.authorizationValue == "Basic YWRhOnBhNTV3b3Jk")

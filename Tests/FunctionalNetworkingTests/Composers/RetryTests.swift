@@ -151,6 +151,25 @@ struct RetryTests {
         clock.advance(by: .seconds(1))
         #expect(try await call.value.0 == Data("ok".utf8))
     }
+
+    @Test func yourOwnErrorsAreRetriedWhenThePolicySaysSo() async throws {
+        struct Flaky: Error {}
+        let attempts = Counter()
+        let transport = stubTransport { request in
+            if attempts.increment() < 2 { throw Flaky() }
+            return (Data("ok".utf8), stubResponse(for: request))
+        }
+        let policy = RetryPolicy(backoff: .immediate, retriesError: { $0 is Flaky })
+        #expect(
+            try await compose(transport, with: .retry(policy, clock: TestClock()))(URLRequest(url: URL(string: "https://shop.test/")!)).0
+                == Data("ok".utf8))
+        #expect(attempts.value == 2)
+        #expect(policy.isRetryable(CancellationError()) == false)
+    }
+
+    @Test func theTimeoutComposersErrorIsRetriedLikeATimedOutRequest() {
+        #expect(RetryPolicy.default.isRetryable(TimeoutError(limit: "1.0 seconds")))
+    }
 }
 
 enum HTTPDateFixture {

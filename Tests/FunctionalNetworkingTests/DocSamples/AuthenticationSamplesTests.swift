@@ -71,8 +71,8 @@ struct AuthenticationSamplesTests {
         let savedToken = "saved"
 
         let store = CredentialStore(.bearer(savedToken))
-        await store.store(.basic(username: "ada", password: "s3cret"))   // signed in another way
-        await store.store(nil)                                           // signed out
+        await store.store(.basic(username: "ada", password: "s3cret"))  // signed in another way
+        await store.store(nil)  // signed out
 
         #expect(await store.credential == nil)
         let basic = Credential.basic(username: "ada", password: "s3cret")
@@ -96,8 +96,9 @@ struct AuthenticationSamplesTests {
             allowedOrigins: [Origin(url: apiURL)!],
             refresh: { stale in .bearer(try await renewToken()) }
         )
-        let transport = URLSession.redirectGuarded().transport(with:
-            .authenticated(by: auth),
+        let transport = URLSession.redirectGuarded().transport(
+            with:
+                .authenticated(by: auth),
             .retry(),
             .validatingStatus()
         )
@@ -149,8 +150,9 @@ struct AuthenticationSamplesTests {
                 return .bearer("t\(refreshes.value)")
             }
         )
-        let transport = URLSession.redirectGuarded().transport(with:
-            .authenticated(by: auth),
+        let transport = URLSession.redirectGuarded().transport(
+            with:
+                .authenticated(by: auth),
             .retry(),
             .validatingStatus()
         )
@@ -176,7 +178,7 @@ struct AuthenticationSamplesTests {
     }
 
     @Test func originsAreSchemeHostAndPort() {
-        let api = Origin(url: URL(string: "https://api.shop.example")!)!   // https, port 443 implied
+        let api = Origin(url: URL(string: "https://api.shop.example")!)!  // https, port 443 implied
         let staging = Origin(scheme: "https", host: "staging.shop.example", port: 8443)
 
         #expect(api == Origin(scheme: "https", host: "api.shop.example", port: 443))
@@ -229,11 +231,12 @@ struct AuthenticationSamplesTests {
             let token: String
         }
 
-        let transport = URLSession.redirectGuarded().transport(with:
-            .capturingCredential(into: store) { request, data, _ in
-                guard request.url?.path == "/login" else { return nil }
-                return .bearer(try JSONDecoder().decode(Login.self, from: data).token)
-            },
+        let transport = URLSession.redirectGuarded().transport(
+            with:
+                .capturingCredential(into: store) { request, data, _ in
+                    guard request.url?.path == "/login" else { return nil }
+                    return .bearer(try JSONDecoder().decode(Login.self, from: data).token)
+                },
             .authenticated(by: auth),
             .validatingStatus()
         )
@@ -300,10 +303,10 @@ struct AuthenticationSamplesTests {
         let account = Endpoint(path: "/account", baseURL: server.baseURL)
 
         let root = RootComposer(tokenStore: TokenStore(), session: URLSession.redirectGuarded())
-        let send = networking(from: root.composition)   // (Endpoint) -> Future<Data>
+        let send = networking(from: root.composition)  // (Endpoint) -> Future<Data>
 
-        root.tokenStore.token = "s3cr3t"   // signed in: requests carry Authorization: Bearer s3cr3t
-        root.tokenStore.token = nil        // signed out: requests go as they are
+        root.tokenStore.token = "s3cr3t"  // signed in: requests carry Authorization: Bearer s3cr3t
+        root.tokenStore.token = nil  // signed out: requests go as they are
 
         #expect(try await send(account).value(within: .seconds(30)) == Data("-".utf8))
         root.tokenStore.token = "s3cr3t"

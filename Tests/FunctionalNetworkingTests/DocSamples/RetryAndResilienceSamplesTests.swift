@@ -40,7 +40,10 @@ struct RetryAndResilienceSamplesTests {
         #expect(policy.maxAttempts == 3)
         #expect(policy.methods == [.get, .head, .options, .put, .delete, .trace])
         #expect(policy.statuses == [408, 429, 500, 502, 503, 504])
-        #expect(policy.errorCodes == [.timedOut, .cannotConnectToHost, .networkConnectionLost, .notConnectedToInternet, .cannotFindHost, .dnsLookupFailed])
+        #expect(
+            policy.errorCodes == [
+                .timedOut, .cannotConnectToHost, .networkConnectionLost, .notConnectedToInternet, .cannotFindHost, .dnsLookupFailed,
+            ])
         #expect(policy.maximumRetryAfter == .seconds(60))
         #expect(!policy.isRetryable(CancellationError()))
         #expect(!policy.isRetryable(HTTPStatusError(status: 404)))
@@ -59,7 +62,7 @@ struct RetryAndResilienceSamplesTests {
         var policy = RetryPolicy.default
         policy.maxAttempts = 5
         policy.backoff = .exponential(initial: .milliseconds(500), maximum: .seconds(20))
-        policy.statuses.remove(500)   // this server's 500s are bugs, not hiccups
+        policy.statuses.remove(500)  // this server's 500s are bugs, not hiccups
         let transport = URLSession.shared.transport(with: .retry(policy), .validatingStatus())
 
         let error = await #expect(throws: HTTPStatusError.self) {
@@ -72,9 +75,9 @@ struct RetryAndResilienceSamplesTests {
 
     @Test func exponentialBackoffDoublesAndJitterDrawsBelowIt() {
         let backoff = Backoff.exponential(initial: .milliseconds(200), maximum: .seconds(10))
-        let first = backoff.delay(afterAttempt: 1)                  // between 0 and 200 ms
-        let third = backoff.delay(afterAttempt: 3)                  // between 0 and 800 ms
-        let exact = Backoff.exponential(jitter: .none).delay(afterAttempt: 3)   // exactly 400 ms
+        let first = backoff.delay(afterAttempt: 1)  // between 0 and 200 ms
+        let third = backoff.delay(afterAttempt: 3)  // between 0 and 800 ms
+        let exact = Backoff.exponential(jitter: .none).delay(afterAttempt: 3)  // exactly 400 ms
 
         #expect(first >= .zero && first <= .milliseconds(200))
         #expect(third >= .zero && third <= .milliseconds(800))
@@ -130,7 +133,7 @@ struct RetryAndResilienceSamplesTests {
     @Test func theThreeTimeLimitsAreSetWhereTheArticleSays() async throws {
         let loadProduct: @Sendable (Product.ID) -> Future<Product> = { id in Future(value: Product(id: id, name: "iPad Pro")) }
 
-        let endpoint = Endpoint.product(withID: 7).with(timeout: 10)   // URLSession gives up after 10 s without data
+        let endpoint = Endpoint.product(withID: 7).with(timeout: 10)  // URLSession gives up after 10 s without data
         let transport = URLSession.shared.transport(with: .timeout(after: .seconds(30)), .retry(), .validatingStatus())
         let product: Future<Product> = loadProduct(7).timeout(after: .seconds(45))
 
@@ -183,11 +186,12 @@ struct RetryAndResilienceSamplesTests {
         )
         let url = server.url(for: "/account")
 
-        let transport = URLSession.redirectGuarded().transport(with:
-            .timeout(after: .seconds(30)),   // the whole request: refresh, attempts and waits
-            .authenticated(by: auth),        // attaches the credential; on 401 refreshes and resends
-            .retry(),                        // resends 408, 429, 500, 502-504 and transient errors
-            .validatingStatus()              // turns a failed status into an error for those above
+        let transport = URLSession.redirectGuarded().transport(
+            with:
+                .timeout(after: .seconds(30)),  // the whole request: refresh, attempts and waits
+            .authenticated(by: auth),  // attaches the credential; on 401 refreshes and resends
+            .retry(),  // resends 408, 429, 500, 502-504 and transient errors
+            .validatingStatus()  // turns a failed status into an error for those above
         )
 
         let data = try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 }

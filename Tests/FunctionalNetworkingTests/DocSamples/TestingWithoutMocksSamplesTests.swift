@@ -86,8 +86,8 @@ struct TestingWithoutMocksSamplesTests {
         let server = try LoopbackServer { request in
             request.path == "/products/7" ? .json(#"{"id":7,"name":"iPad Pro"}"#) : .status(404)
         }
-        server.enqueue(.status(503))                         // the next request gets 503
-        server.enqueue(.text("slow").delayed(by: .seconds(1)))   // the one after waits a second
+        server.enqueue(.status(503))  // the next request gets 503
+        server.enqueue(.text("slow").delayed(by: .seconds(1)))  // the one after waits a second
         defer { server.stop() }
 
         let send = networking(from: URLSession.shared.transport)

@@ -11,9 +11,9 @@ import FoundationNetworking
 // The samples of FunctionalNetworking.docc/WritingAComposer.md, as the article shows them,
 // against a LoopbackServer on 127.0.0.1 or stub transports.
 
-fileprivate extension Composer {
+extension Composer {
     /// Adds the API key to every request.
-    static func apiKey(_ key: String) -> Composer {
+    fileprivate static func apiKey(_ key: String) -> Composer {
         Composer { next in
             { request in
                 var request = request
@@ -32,9 +32,9 @@ fileprivate struct NotJSON: Error, CustomStringConvertible {
     }
 }
 
-fileprivate extension Composer {
+extension Composer {
     /// Asks for JSON, and fails any response that is not JSON.
-    static func requiringJSON() -> Composer {
+    fileprivate static func requiringJSON() -> Composer {
         Composer { next in
             { request in
                 var request = request
@@ -77,11 +77,12 @@ struct WritingAComposerSamplesTests {
         let server = try makeShopServer()
         defer { server.stop() }
 
-        let transport = URLSession.shared.transport(with:
-            .retry(),
+        let transport = URLSession.shared.transport(
+            with:
+                .retry(),
             .validatingStatus()
         )
-        let send = networking(from: transport)   // (Endpoint) -> Future<Data>
+        let send = networking(from: transport)  // (Endpoint) -> Future<Data>
 
         let product: Product = try await send(Endpoint(path: "/products/7", baseURL: server.baseURL)).decoded().value(within: .seconds(30))
         #expect(product == Product(id: 7, name: "iPad Pro"))
@@ -92,12 +93,13 @@ struct WritingAComposerSamplesTests {
         defer { server.stop() }
         let url = server.url(for: "/")
 
-        let transport = URLSession.shared.transport(with:
-            .modifyingRequest { request in
-                var request = request
-                request.setValue("outer", forHTTPHeaderField: "X-Layer")
-                return request
-            },
+        let transport = URLSession.shared.transport(
+            with:
+                .modifyingRequest { request in
+                    var request = request
+                    request.setValue("outer", forHTTPHeaderField: "X-Layer")
+                    return request
+                },
             .modifyingRequest { request in
                 var request = request
                 request.setValue("inner", forHTTPHeaderField: "X-Layer")
@@ -141,8 +143,9 @@ struct WritingAComposerSamplesTests {
         let apiKey = "k-123"
         let url = server.url(for: "/products/7")
 
-        let transport = URLSession.shared.transport(with:
-            .apiKey(apiKey),
+        let transport = URLSession.shared.transport(
+            with:
+                .apiKey(apiKey),
             .requiringJSON(),
             .retry(),
             .validatingStatus()

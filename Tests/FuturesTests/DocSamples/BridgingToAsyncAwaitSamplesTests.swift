@@ -22,7 +22,7 @@ fileprivate final class NameLabel {
     var text = ""
 
     func load(_ id: Int, with loadName: @escaping @Sendable (Int) -> Future<String>) async {
-        text = (try? await loadName(id).value) ?? "unknown"   // back on the main actor here
+        text = (try? await loadName(id).value) ?? "unknown"  // back on the main actor here
     }
 
     func show(_ id: Int, with loadName: @escaping @Sendable (Int) -> Future<String>) {
@@ -51,7 +51,7 @@ struct BridgingToAsyncAwaitSamplesTests {
 
     @Test func cancellingAFutureMadeFromAsyncWorkCancelsItsTask() async throws {
         let lookup = Future { try await catalogue.name(of: 7) }
-        lookup.cancel()   // cancels the task; Task.sleep inside it throws CancellationError
+        lookup.cancel()  // cancels the task; Task.sleep inside it throws CancellationError
 
         #expect(lookup.isCancelled)
         await #expect(throws: CancellationError.self) { try await lookup.value }

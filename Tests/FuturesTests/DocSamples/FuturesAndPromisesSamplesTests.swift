@@ -5,7 +5,7 @@ import Testing
 // The samples of Futures.docc/FuturesAndPromises.md, as the article shows them.
 
 fileprivate func fetchGreeting() -> Future<String> {
-    Future { "hello" }   // the task starts here, when the future is made
+    Future { "hello" }  // the task starts here, when the future is made
 }
 
 fileprivate func legacyLoad(completion: @escaping @Sendable (Int) -> Void) {
@@ -21,8 +21,8 @@ fileprivate func loadCount() -> Future<Int> {
 @Suite("Samples: Futures and promises, the contract")
 struct FuturesAndPromisesSamplesTests {
     @Test func aFutureStartsItsWorkWhenItIsMadeAndAFunctionStartsItWhenCalled() async throws {
-        let greeting = fetchGreeting()         // the work is under way
-        let fetchLater = { fetchGreeting() }   // nothing runs until this is called
+        let greeting = fetchGreeting()  // the work is under way
+        let fetchLater = { fetchGreeting() }  // nothing runs until this is called
 
         #expect(try await greeting.value(within: .seconds(30)) == "hello")
         #expect(try await fetchLater().value(within: .seconds(30)) == "hello")
@@ -30,9 +30,9 @@ struct FuturesAndPromisesSamplesTests {
 
     @Test func theFirstCompletionWinsAndLaterOnesReturnFalse() {
         let promise = Promise<String>()
-        promise.resolve(with: "first")              // returns true
-        promise.resolve(with: "second")             // returns false: ignored
-        promise.reject(with: CancellationError())   // returns false: ignored
+        promise.resolve(with: "first")  // returns true
+        promise.resolve(with: "second")  // returns false: ignored
+        promise.reject(with: CancellationError())  // returns false: ignored
 
         #expect(promise.result?.success == "first")
         #expect(promise.resolve(with: "third") == false)
@@ -45,10 +45,10 @@ struct FuturesAndPromisesSamplesTests {
         promise.observe { _ in events.append("first") }
         promise.observe { _ in
             events.append("second")
-            promise.observe { _ in events.append("third") }   // allowed: no lock is held
+            promise.observe { _ in events.append("third") }  // allowed: no lock is held
         }
         promise.resolve(with: 1)
-        promise.observe { _ in events.append("late") }        // runs at once: already complete
+        promise.observe { _ in events.append("late") }  // runs at once: already complete
         // events: first, second, third, late
 
         #expect(events.values == ["first", "second", "third", "late"])
@@ -92,8 +92,8 @@ struct FuturesAndPromisesSamplesTests {
         let upper = shared.map { $0.uppercased() }
         let count = shared.map { $0.count }
 
-        upper.cancel()   // shared.isCancelled == false: `count` still depends on it
-        count.cancel()   // shared.isCancelled == true: nothing depends on it any more
+        upper.cancel()  // shared.isCancelled == false: `count` still depends on it
+        count.cancel()  // shared.isCancelled == true: nothing depends on it any more
 
         #expect(!upper.isPending && !count.isPending)
         #expect(shared.isCancelled)
@@ -111,7 +111,7 @@ struct FuturesAndPromisesSamplesTests {
     @Test func cancellingTheAwaitingTaskCancelsAFutureNothingElseNeeds() async throws {
         let slow = Promise<String>()
         let task = Task { try await slow.value }
-        task.cancel()   // the task throws CancellationError; `slow` is cancelled, as nothing else needs it
+        task.cancel()  // the task throws CancellationError; `slow` is cancelled, as nothing else needs it
 
         let released = Promise<Void>()
         slow.onCancel { released.resolve() }
@@ -143,7 +143,7 @@ struct FuturesAndPromisesSamplesTests {
         for _ in 0..<100_000 {
             end = end.map { $0 + 1 }
         }
-        start.resolve(with: 0)   // completes all 100 000 futures; end's value is 100 000
+        start.resolve(with: 0)  // completes all 100 000 futures; end's value is 100 000
 
         #expect(try await end.value(within: .seconds(30)) == 100_000)
     }

@@ -29,7 +29,7 @@ struct GettingStartedSamplesTests {
             }
         }
 
-        promise.resolve(with: "iPad Pro")   // runs the observer with .success("iPad Pro")
+        promise.resolve(with: "iPad Pro")  // runs the observer with .success("iPad Pro")
 
         #expect(shown.values == ["iPad Pro"])
         #expect(reported.values.isEmpty)
@@ -47,11 +47,11 @@ struct GettingStartedSamplesTests {
 
     @Test func flatMapMapAndRecoverReadTopToBottom() async throws {
         let label: Future<String> = loadName(of: 7)
-            .flatMap { name in loadPrice(of: name) }   // one asynchronous step after another
-            .map { price in "\(price) €" }             // a plain transformation of the value
-            .recover { _ in "price unknown" }          // a value in place of any error
+            .flatMap { name in loadPrice(of: name) }  // one asynchronous step after another
+            .map { price in "\(price) €" }  // a plain transformation of the value
+            .recover { _ in "price unknown" }  // a value in place of any error
 
-        let text = try await label.value   // "999 €"
+        let text = try await label.value  // "999 €"
 
         #expect(text == "999 €")
     }
@@ -65,8 +65,8 @@ struct GettingStartedSamplesTests {
     }
 
     @Test func chainAndCombineMakeAFunctionThatNeedsNoArgument() async throws {
-        let priceOfSeven = combine(7, with: chain(loadName, to: loadPrice))   // () -> Future<Int>
-        let price = try await priceOfSeven().value                          // 999
+        let priceOfSeven = combine(7, with: chain(loadName, to: loadPrice))  // () -> Future<Int>
+        let price = try await priceOfSeven().value  // 999
 
         #expect(price == 999)
     }
