@@ -119,8 +119,12 @@ def main(paths):
             label = PEER_NAMES.get(implementation, implementation)
             if ours and implementation != "Futures":
                 ratio = f"{ours['median_ns'] / row['median_ns']:.2f}"
-                delta = mallocs_text(ours["mallocs"] - row["mallocs"], row["ops"])
-                delta = delta if delta.startswith("-") else "+" + delta
+                ours_text = mallocs_text(ours["mallocs"], ours["ops"])
+                this_text = mallocs_text(row["mallocs"], row["ops"])
+                if "." in ours_text or "." in this_text:
+                    delta = f"{ours['mallocs'] - row['mallocs']:+.2f}"
+                else:
+                    delta = f"{int(ours_text) - int(this_text):+d}"
             else:
                 ratio, delta = "—", "—"
             spread = " | " + ", ".join(time_text(t) for t in row["run_medians"]) if runs > 1 else ""
