@@ -154,8 +154,10 @@ struct FutureTests {
     /// (100,000 under the sanitizers: `.ci/run` sets `FUNCTIONAL_NETWORKING_STRESS_FUTURES`).
     @Test func everyObserverRunsExactlyOnceUnderConcurrentCompletionObservationAndCancellation() async {
         let count = ProcessInfo.processInfo.environment["FUNCTIONAL_NETWORKING_STRESS_FUTURES"].flatMap(Int.init) ?? 1_000_000
-        let promises = (0..<count).map { _ in Promise<Int>() }
-        let runs = (0..<count).map { _ in Counter() }
+        // Made on a thread of its own too: a million allocations would hold a pool thread.
+        let (promises, runs) = await onDedicatedThread {
+            ((0..<count).map { _ in Promise<Int>() }, (0..<count).map { _ in Counter() })
+        }
         let extraRuns = Counter()
         await HeavyWork.gate.run {
             async let completing: Void = startThread {

@@ -89,7 +89,8 @@ func chains() {
         let slot = PromiseSlot()
         for index in benchmark.scaledIterations {
             let future = OpenCombine.Future<Int, Never> { slot.fulfil = $0 }
-            let subscription = future
+            let subscription =
+                future
                 .map(increment).map(increment).map(increment).map(increment).map(increment)
                 .map(increment).map(increment).map(increment).map(increment).map(increment)
                 .sink { value in sink.consume(value) }

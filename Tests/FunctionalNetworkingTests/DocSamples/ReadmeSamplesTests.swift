@@ -34,7 +34,7 @@ struct ReadmeSamplesTests {
         let loadItem: @Sendable (Int) -> Future<Item> = chain(chain(endpoint, to: networking(from: transport)), to: Future.decoded)
 
         // Transform the future, bound the wait, and await it.
-        let name = try await chosenID.flatMap(loadItem).map { $0.name }.timeout(after: .seconds(10)).value
+        let name = try await chosenID.flatMap(loadItem).map { $0.name }.timeout(after: .seconds(30)).value
         server.stop()
 
         #expect(name == "iPad Pro")

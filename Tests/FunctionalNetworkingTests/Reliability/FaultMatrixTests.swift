@@ -18,11 +18,13 @@ struct FaultMatrixTests {
         let completions: Int
     }
 
-    /// The stack under test: retry (3 attempts, 10 ms backoff, Retry-After capped at 50 ms),
-    /// a 2 s per-attempt timeout, status validation; a session with a 10 s request timeout.
-    static func run(_ server: LoopbackServer, path: String = "/fault") async -> Outcome {
+    /// The stack under test: retry (3 attempts, 10 ms backoff, Retry-After capped at 50 ms), a
+    /// per-attempt timeout (2 s for the stall, generous otherwise, so a loaded machine under a
+    /// sanitizer does not turn slowness into retries), status validation.
+    static func run(_ server: LoopbackServer, path: String = "/fault", attemptTimeout: Duration = .seconds(30)) async -> Outcome {
         let policy = RetryPolicy(maxAttempts: 3, backoff: .constant(.milliseconds(10)), maximumRetryAfter: .milliseconds(50))
-        let transport = makeTestSession(timeout: 10).transport(with: .retry(policy), .timeout(after: .seconds(2)), .validatingStatus())
+        let transport = makeTestSession(timeout: 60).transport(
+            with: .retry(policy), .timeout(after: attemptTimeout), .validatingStatus())
         let before = server.requestCount
         let completions = CompletionCounter()
         let future = networking(from: transport)(Endpoint(path: path, baseURL: server.baseURL))
@@ -71,7 +73,7 @@ struct FaultMatrixTests {
     @Test func aStallIsMetByTheTimeoutOnEveryAttempt() async throws {
         let server = try LoopbackServer { _ in .fault(.stall) }
         defer { server.stop() }
-        let outcome = await Self.run(server)
+        let outcome = await Self.run(server, attemptTimeout: .seconds(2))
         let error = try #require(outcome.result.failure as? RetriesExhausted)
         #expect(error.lastError is TimeoutError)
         #expect(error.attempts == 3)
