@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -5,7 +7,6 @@ import Darwin
 #elseif canImport(Musl)
 import Musl
 #endif
-import Synchronization
 
 /// A mutex and condition variable at stable addresses, for the hand-off helpers.
 @usableFromInline
@@ -29,13 +30,18 @@ final class Monitor: @unchecked Sendable {
 /// Starts a detached thread running `body`.
 @discardableResult
 public func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t {
-    final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
+    final class Box {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
     let context = Unmanaged.passRetained(Box(body)).toOpaque()
     var thread = pthread_t()
-    let status = pthread_create(&thread, nil, { context in
-        Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
-        return nil
-    }, context)
+    let status = pthread_create(
+        &thread, nil,
+        { context in
+            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+            return nil
+        }, context)
     precondition(status == 0, "pthread_create failed with \(status)")
     pthread_detach(thread)
     return thread
