@@ -76,13 +76,12 @@ struct LoadTests {
         #expect(server.requestCount == keys + 1)  // one upstream call per key (+ the warm-up)
         #expect(throttle.inFlightCount == 0 && throttle.waitingCount == 0)
         #expect(logLines.value == 2 * (total + 1))
-        // The sanitizers keep freed memory in quarantine and shadow it, so resident memory says
-        // nothing about leaks under them (`.ci/run` names the sanitizer; LeakSanitizer checks
-        // leaks there instead).
-        let sanitizer = ProcessInfo.processInfo.environment["FUNCTIONAL_NETWORKING_SANITIZER"]
-        if sanitizer == nil, let residentBefore, let residentAfter {
-            // Back to its starting level, within what malloc keeps cached for reuse.
-            #expect(residentAfter - residentBefore < 64 << 20)
+        // Resident memory is the whole process's: other tests run in parallel and the sanitizers
+        // quarantine freed memory, so it is reported, not asserted (this test alone, on the
+        // project machine: 46-47 MiB before, 54-59 MiB after). What the stack holds is asserted:
+        // nothing in flight or waiting above, and nothing kept by the cache.
+        #expect(cache.count == 0)
+        if let residentBefore, let residentAfter {
             print(
                 "LOAD: \(total) requests, \(server.requestCount) upstream calls, peak \(server.peakConcurrentRequests) in flight, resident \(residentBefore >> 20) MiB before, \(residentAfter >> 20) MiB after"
             )
