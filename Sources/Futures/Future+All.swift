@@ -54,14 +54,19 @@ extension Future {
         for input in inputs {
             input.retainDependent()
         }
+        // Promises are linked weakly, so that one dropped pending still fails the join with
+        // BrokenPromise (and a dropped join and its inputs are freed).
+        let links = inputs.map(UpstreamLink.init)
         let releaseInputs: @Sendable () -> Void = {
-            for input in inputs {
-                releaseChain(from: input)
+            for link in links {
+                if let input = link.future {
+                    releaseChain(from: input)
+                }
             }
         }
         derived.addCancellationHandler(releaseInputs)
         for (index, input) in inputs.enumerated() {
-            input.whenComplete(retainingDependent: false) { source in
+            input.whenComplete(retainingDependent: false) { source, _ in
                 let completion: Completion
                 switch Future<Element>.outcome(of: source) {
                 case .success(let value):

@@ -46,12 +46,12 @@ extension Future {
             // The relay lets a cancelled task stop waiting at once, even when the future itself
             // goes on because something else still depends on it.
             let relay = Promise<Value>()
-            whenComplete(retainingDependent: true) { source in
+            whenComplete(retainingDependent: true) { source, _ in
                 relay.completeDeferringCallbacks(with: Future.outcome(of: source)).pending
             }
             return try await withTaskCancellationHandler {
                 try await withUnsafeThrowingContinuation { continuation in
-                    relay.whenComplete(retainingDependent: false) { source in
+                    relay.whenComplete(retainingDependent: false) { source, _ in
                         continuation.resume(with: Future.outcome(of: source))
                         return nil
                     }

@@ -16,10 +16,12 @@ extension Future {
     public final func map<NewValue>(
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Future<NewValue> {
-        let derived = Future<NewValue>(derivedFrom: self)
-        whenComplete(retainingDependent: true) { source in
-            let result = Future.outcome(of: source).flatMap { value in Result { try transform(value) } }
-            return derived.completeDeferringCallbacks(with: result).pending
+        let derived = MappedFuture<Value, NewValue>(source: self, transform: transform)
+        // The callback captures nothing: it finds the derived future (and the transform) in its
+        // target, so registering it allocates nothing.
+        whenComplete(retainingDependent: true, target: derived) { source, target in
+            let derived = unsafeDowncast(target.unsafelyUnwrapped, to: MappedFuture<Value, NewValue>.self)
+            return derived.complete(from: Future.outcome(of: source))
         }
         return derived
     }
@@ -45,14 +47,10 @@ extension Future {
     public final func flatMap<NewValue>(
         _ transform: @escaping @Sendable (Value) throws -> Future<NewValue>
     ) -> Future<NewValue> {
-        let derived = Future<NewValue>(derivedFrom: self)
-        whenComplete(retainingDependent: true) { source in
-            switch Future.outcome(of: source) {
-            case .failure(let error):
-                return derived.completeDeferringCallbacks(with: .failure(error)).pending
-            case .success(let value):
-                return derived.follow { try transform(value) }
-            }
+        let derived = FlatMappedFuture<Value, NewValue>(source: self, transform: transform)
+        whenComplete(retainingDependent: true, target: derived) { source, target in
+            let derived = unsafeDowncast(target.unsafelyUnwrapped, to: FlatMappedFuture<Value, NewValue>.self)
+            return derived.complete(from: Future.outcome(of: source))
         }
         return derived
     }
@@ -78,8 +76,9 @@ extension Future {
         }
         source.retainDependent()
         setUpstream(source)
-        return source.register(retainingDependent: false) { [self] completed in
-            completeDeferringCallbacks(with: Future.outcome(of: completed)).pending
+        return source.register(retainingDependent: false, target: self) { completed, target in
+            let follower = unsafeDowncast(target.unsafelyUnwrapped, to: Future<Value>.self)
+            return follower.completeDeferringCallbacks(with: Future.outcome(of: completed)).pending
         }
     }
 
@@ -90,9 +89,66 @@ extension Future {
         _ transform: @escaping @Sendable (Result<Value, any Error>) -> Result<NewValue, any Error>
     ) -> Future<NewValue> {
         let derived = Future<NewValue>(derivedFrom: self)
-        whenComplete(retainingDependent: true) { source in
+        whenComplete(retainingDependent: true) { source, _ in
             derived.completeDeferringCallbacks(with: transform(Future.outcome(of: source))).pending
         }
         return derived
+    }
+}
+
+// MARK: - The futures `map` and `flatMap` make (internal)
+
+/// The future `map` returns: it keeps the transform itself, so that the callback it registers
+/// on its source captures nothing. One allocation per step of a chain, where a future plus a
+/// closure context would be two.
+@usableFromInline
+final class MappedFuture<Source: Sendable, Value: Sendable>: Future<Value>, @unchecked Sendable {
+    /// Set at creation; read and replaced (see ``SpentTransform``) in the one callback run, so that
+    /// it stops keeping what it captures alive. (Not an optional: that would store the closure
+    /// through a re-abstraction thunk, one allocation more.)
+    @exclusivity(unchecked) @usableFromInline var transform: @Sendable (Source) throws -> Value
+
+    @inlinable init(source: Future<Source>, transform: @escaping @Sendable (Source) throws -> Value) {
+        self.transform = transform
+        super.init()
+        link(to: source)
+    }
+
+    /// Completes the future with the transform applied to the source's result.
+    @inlinable func complete(from result: Result<Source, any Error>) -> (any PendingCallbacks)? {
+        let transform = self.transform
+        self.transform = { _ in throw SpentTransform() }
+        return completeDeferringCallbacks(with: result.flatMap { value in Result { try transform(value) } }).pending
+    }
+}
+
+/// What a transform that has already run is replaced with; never thrown, since a derived
+/// future's callback runs once.
+@usableFromInline struct SpentTransform: Error {
+    @inlinable init() {}
+}
+
+/// The future `flatMap` returns (see ``MappedFuture``).
+@usableFromInline
+final class FlatMappedFuture<Source: Sendable, Value: Sendable>: Future<Value>, @unchecked Sendable {
+    /// Set at creation; read and replaced in the one callback run (see ``MappedFuture``).
+    @exclusivity(unchecked) @usableFromInline var transform: @Sendable (Source) throws -> Future<Value>
+
+    @inlinable init(source: Future<Source>, transform: @escaping @Sendable (Source) throws -> Future<Value>) {
+        self.transform = transform
+        super.init()
+        link(to: source)
+    }
+
+    /// Fails with the source's error, or follows the future the transform makes from its value.
+    @inlinable func complete(from result: Result<Source, any Error>) -> (any PendingCallbacks)? {
+        let transform = self.transform
+        self.transform = { _ in throw SpentTransform() }
+        switch result {
+        case .failure(let error):
+            return completeDeferringCallbacks(with: .failure(error)).pending
+        case .success(let value):
+            return follow { try transform(value) }
+        }
     }
 }

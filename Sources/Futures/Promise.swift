@@ -40,6 +40,7 @@ public final class Promise<Value: Sendable>: Future<Value>, @unchecked Sendable 
     @inlinable
     public override init(file: StaticString = #fileID, line: UInt = #line) {
         super.init(file: file, line: line)
+        isPromise = true
     }
 
     /// Completes the promise with `value`, running every observer.

@@ -45,6 +45,32 @@ struct FutureAllTests {
         #expect(shared.isCancelled)
     }
 
+    @Test func allFailsWithBrokenPromiseWhenAnInputPromiseIsDropped() throws {
+        let seen = Recorder<Result<[Int], any Error>>()
+        let kept = Promise<Int>()
+        let all: Future<[Int]>
+        do {
+            let dropped = Promise<Int>()
+            all = Future.all([kept, dropped.map { $0 }, dropped])
+        }
+        all.observe { seen.append($0) }
+        let result = try #require(seen.values.first)
+        #expect(result.error is BrokenPromise)
+        #expect(kept.isCancelled)  // failing fast releases the input still pending
+    }
+
+    @Test func aPendingAllDroppedWithItsInputsIsFreed() {
+        weak var weakAll: Future<[Int]>?
+        weak var weakInput: Promise<Int>?
+        do {
+            let input = Promise<Int>()
+            weakInput = input
+            weakAll = Future.all([input, input.map { $0 }])
+        }
+        #expect(weakAll == nil)
+        #expect(weakInput == nil)
+    }
+
     @Test func raceTakesTheFirstResultAndReleasesTheOthers() {
         let slow = Promise<String>()
         let fast = Promise<String>()

@@ -55,6 +55,38 @@ struct FutureMapTests {
         #expect(calls.value == 0)
     }
 
+    @Test func aTransformIsReleasedOnceItHasRunWhileTheDerivedFutureLives() {
+        final class Captured: Sendable {}
+        weak var weakMapCapture: Captured?
+        weak var weakFlatMapCapture: Captured?
+        let promise = Promise<Int>()
+        let mapped: Future<Int>
+        let flatMapped: Future<Int>
+        do {
+            let forMap = Captured()
+            let forFlatMap = Captured()
+            weakMapCapture = forMap
+            weakFlatMapCapture = forFlatMap
+            mapped = promise.map { value in withExtendedLifetime(forMap) { value + 1 } }
+            flatMapped = promise.flatMap { value in withExtendedLifetime(forFlatMap) { Future(value: value + 2) } }
+        }
+        #expect(weakMapCapture != nil)
+        #expect(weakFlatMapCapture != nil)
+        promise.resolve(with: 1)
+        #expect(mapped.result?.success == 2)
+        #expect(flatMapped.result?.success == 3)
+        // A transform that captured its owner would otherwise keep a cycle alive.
+        #expect(weakMapCapture == nil)
+        #expect(weakFlatMapCapture == nil)
+    }
+
+    @Test func aDerivedFutureHeldAloneStillCancelsThePromiseAtTheTopOfItsChain() {
+        let promise = Promise<Int>()
+        let last = promise.map { $0 }.flatMap { Future(value: $0) }.map { $0 }.map { $0 }
+        #expect(last.cancel())
+        #expect(promise.isCancelled)
+    }
+
     @Test func cancellingAFlatMapCancelsTheInnerFutureOnceItStarted() {
         let first = Promise<Int>()
         let inner = Promise<Int>()

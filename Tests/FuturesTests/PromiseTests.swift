@@ -119,6 +119,34 @@ struct BrokenPromiseTests {
         #expect(weakDerived == nil)
     }
 
+    @Test func aPromiseDroppedUnderALongChainFailsTheLastStepWhileTheChainIsHeld() throws {
+        let seen = Recorder<Result<Int, any Error>>()
+        var last: Future<Int>
+        do {
+            let promise = Promise<Int>()
+            last = promise
+            for _ in 0..<5 {
+                last = last.map { $0 + 1 }
+            }
+            last = last.flatMap { Future(value: $0) }.map { $0 }
+        }
+        // The derived futures hold each other, but not the promise: dropping it breaks the chain.
+        last.observe { seen.append($0) }
+        let result = try #require(seen.values.first)
+        #expect(result.error is BrokenPromise)
+        #expect(last.result?.error is BrokenPromise)
+    }
+
+    @Test func anInnerPromiseDroppedByFlatMapFailsTheChain() throws {
+        let seen = Recorder<Result<Int, any Error>>()
+        let first = Promise<Int>()
+        let chained = first.flatMap { _ in Promise<Int>() }  // nobody keeps the inner promise
+        chained.observe { seen.append($0) }
+        first.resolve(with: 1)
+        let result = try #require(seen.values.first)
+        #expect(result.error is BrokenPromise)
+    }
+
     @Test func aCompletedPromiseIsNotBroken() {
         let seen = Recorder<Result<Int, any Error>>()
         do {
