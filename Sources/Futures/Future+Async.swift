@@ -45,40 +45,83 @@ extension Future {
             if let outcome = result {
                 return try outcome.get()
             }
-            // The relay lets a cancelled task stop waiting at once, even when the future itself
+            // The waiter lets a cancelled task stop waiting at once, even when the future itself
             // goes on because something else still depends on it.
-            let relay = AwaitingRelay<Value>()
-            whenComplete(retainingDependent: true, target: relay) { source, target in
-                let relay = unsafeDowncast(target.unsafelyUnwrapped, to: AwaitingRelay<Value>.self)
-                return relay.completeDeferringCallbacks(with: Future.outcome(of: source)).pending
+            let waiter = Waiter<Value>()
+            whenComplete(retainingDependent: true, target: waiter) { source, target in
+                let waiter = unsafeDowncast(target.unsafelyUnwrapped, to: Waiter<Value>.self)
+                waiter.resume(completedFuture: source)
+                return nil
             }
             return try await withTaskCancellationHandler {
                 try await withUnsafeThrowingContinuation { continuation in
-                    relay.continuation = continuation
-                    relay.whenComplete(retainingDependent: false) { source, _ in
-                        let relay = unsafeDowncast(source, to: AwaitingRelay<Value>.self)
-                        relay.continuation.unsafelyUnwrapped.resume(with: Future.outcome(of: source))
-                        return nil
-                    }
+                    waiter.wait(with: continuation)
                 }
             } onCancel: {
-                relay.settle(with: .failure(CancellationError()))
+                waiter.resume(completedFuture: nil)
                 releaseChain(from: self)
             }
         }
     }
 }
 
-/// The future an awaiting task waits on (see ``Future/value``): completed by the awaited
-/// future or by the task's cancellation, whichever comes first. It keeps the task's
-/// continuation itself, so that neither callback it takes part in allocates a closure context.
+/// What a task awaiting ``Future/value`` waits on: the first of the future's completion and
+/// the task's cancellation resumes it, once.
+///
+/// Not a future itself, and it stores no result (only the completed future, or nothing for a
+/// cancellation), so that it is cheap to make and to free: freeing a generic result looks up
+/// its type's metadata.
 @usableFromInline
-final class AwaitingRelay<Value: Sendable>: Future<Value>, @unchecked Sendable {
-    /// Set once, before the callback that resumes it is registered (under the lock, which
-    /// orders the write before the callback's read).
+final class Waiter<Value: Sendable>: @unchecked Sendable {
+    @usableFromInline let lock = Lock()
+    /// Set under the lock when the task suspends.
     @exclusivity(unchecked) @usableFromInline var continuation: UnsafeContinuation<Value, any Error>?
+    /// Whether the continuation has been resumed, or an early resumption is waiting for it.
+    @exclusivity(unchecked) @usableFromInline var isDone = false
+    /// The future that completed before the task suspended, if it did; `nil` with ``isDone``
+    /// set means the task was cancelled before it suspended.
+    @exclusivity(unchecked) @usableFromInline var earlySource: AnyObject?
 
-    @inlinable init() {
-        super.init()
+    @inlinable init() {}
+
+    /// Resumes the task with the result of `completedFuture` (a `Future<Value>`), or with
+    /// `CancellationError` when it is `nil`, unless something resumed it first.
+    @inlinable func resume(completedFuture: AnyObject?) {
+        lock.lock()
+        guard !isDone else {
+            lock.unlock()
+            return
+        }
+        isDone = true
+        guard let continuation else {
+            earlySource = completedFuture
+            lock.unlock()
+            return
+        }
+        self.continuation = nil
+        lock.unlock()
+        continuation.resume(with: Self.result(of: completedFuture))
+    }
+
+    /// Parks `continuation` until ``resume(completedFuture:)``; resumes it at once if that came
+    /// first.
+    @inlinable func wait(with continuation: UnsafeContinuation<Value, any Error>) {
+        lock.lock()
+        guard isDone else {
+            self.continuation = continuation
+            lock.unlock()
+            return
+        }
+        let source = earlySource
+        earlySource = nil
+        lock.unlock()
+        continuation.resume(with: Self.result(of: source))
+    }
+
+    @inlinable static func result(of completedFuture: AnyObject?) -> Result<Value, any Error> {
+        guard let completedFuture else {
+            return .failure(CancellationError())
+        }
+        return Future<Value>.outcome(of: completedFuture)
     }
 }

@@ -74,6 +74,10 @@ extension Future {
         } catch {
             return completeDeferringCallbacks(with: .failure(error)).pending
         }
+        if let outcome = source.settledOutcome {
+            // Already completed (a cached or ready value): nothing to link or to wait for.
+            return completeDeferringCallbacks(with: outcome).pending
+        }
         source.retainDependent()
         setUpstream(source)
         return source.register(retainingDependent: false, target: self) { completed, target in

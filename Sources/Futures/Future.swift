@@ -131,6 +131,14 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         lock.withLock { outcome }
     }
 
+    /// The result, once the future has completed and run its callbacks (so that a callback
+    /// registered now would run at once); `nil` before.
+    @inlinable final var settledOutcome: Result<Value, any Error>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return isRunningCallbacks ? nil : outcome
+    }
+
     /// Whether the future has not completed yet.
     @inlinable public final var isPending: Bool {
         lock.withLock { outcome == nil }

@@ -43,6 +43,37 @@ struct FutureAsyncTests {
         #expect(other.result?.success == 8)
     }
 
+    @Test func aTaskCancelledBeforeItAwaitsGetsCancellationErrorWithoutWaiting() async throws {
+        let promise = Promise<Int>()
+        let started = Promise<Void>()
+        let task = Task {
+            try? await started.value
+            return try await promise.value
+        }
+        task.cancel()
+        started.resolve()
+        let outcome = await Future { try await task.value }.result(within: .seconds(30))
+        #expect(isCancellation(outcome))
+        #expect(promise.isCancelled)
+    }
+
+    @Test func awaitersRacingCompletionAndCancellationEachResumeOnceWithOneOutcome() async throws {
+        for round in 0..<200 {
+            let promise = Promise<Int>()
+            let awaiters = (0..<4).map { _ in Task { try await promise.value } }
+            let keeper = promise.map { $0 }  // keeps the promise from being cancelled by them
+            async let resolve: Void = { promise.resolve(with: round) }()
+            awaiters[round % 4].cancel()
+            _ = await resolve
+            for awaiter in awaiters {
+                let outcome = await Future { try await awaiter.value }.result(within: .seconds(30))
+                // Each awaiter ends with the value or, if its cancellation won, CancellationError.
+                #expect(outcome.success == round || isCancellation(outcome))
+            }
+            #expect(keeper.result?.success == round)
+        }
+    }
+
     @Test func futureWithAsyncWorkCompletesWithItsValue() async throws {
         let future = Future { () async throws -> Int in
             await Task.yield()
