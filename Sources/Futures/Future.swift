@@ -44,8 +44,12 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     // fifth of a promise's life, measured by the benchmark package).
     @usableFromInline final let lock = Lock()
     /// Written once, under the lock; read under the lock, or by callbacks, which run only
-    /// after the lock has shown it set.
-    @exclusivity(unchecked) @usableFromInline final var outcome: Result<Value, any Error>?
+    /// after the lock has shown it set. Its own enum rather than an optional `Result`: freeing
+    /// a future then looks up the metadata of one generic type instead of two.
+    @exclusivity(unchecked) @usableFromInline final var state = State.pending
+    /// Whether ``state`` is set; a plain flag, so that code not specialised for `Value` can
+    /// test it without looking up any metadata.
+    @exclusivity(unchecked) @usableFromInline final var isCompleted = false
     @exclusivity(unchecked) @usableFromInline final var callbacks = InlineList<StoredCallback>()
     @exclusivity(unchecked) @usableFromInline final var isRunningCallbacks = false
     @exclusivity(unchecked) @usableFromInline final var cancellationHandlers = InlineList<CancellationHandler>()
@@ -82,11 +86,19 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     /// ``BrokenPromise`` so that nothing waits for it forever.
     deinit {
         // Callbacks are only left when the future never completed (completing takes them).
-        guard !callbacks.isEmpty, outcome == nil else { return }
+        guard !callbacks.isEmpty, !isCompleted else { return }
+        failCallbacksOfDroppedFuture()
+    }
+
+    /// Fails the callbacks of a future dropped while pending with ``BrokenPromise``. Kept out
+    /// of `deinit`, whose every run would otherwise look up the metadata of the `Result` this
+    /// rare path builds.
+    @inline(never)
+    final func failCallbacksOfDroppedFuture() {
         #if DEBUG
-        outcome = .failure(BrokenPromise(file: "\(creationSite.file)", line: Int(creationSite.line)))
+        setOutcome(.failure(BrokenPromise(file: "\(creationSite.file)", line: Int(creationSite.line))))
         #else
-        outcome = .failure(BrokenPromise(file: nil, line: nil))
+        setOutcome(.failure(BrokenPromise(file: nil, line: nil)))
         #endif
         let batch = callbacks.removeAll()
         batch.forEach { callback in
@@ -109,19 +121,45 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     /// ```
     @inlinable public convenience init(value: Value) {
         self.init()
-        outcome = .success(value)
+        setOutcome(.success(value))
     }
 
     /// Creates a future that has already failed with `error`.
     @inlinable public convenience init(error: any Error) {
         self.init()
-        outcome = .failure(error)
+        setOutcome(.failure(error))
     }
 
     /// Creates a future that has already completed with `result`.
     @inlinable public convenience init(result: Result<Value, any Error>) {
         self.init()
-        outcome = result
+        setOutcome(result)
+    }
+
+    /// The state of a future: pending, or completed with a value or an error.
+    @usableFromInline enum State {
+        case pending
+        case success(Value)
+        case failure(any Error)
+    }
+
+    /// ``state`` as a `Result`, or `nil` while pending. Read it under the lock, or from a
+    /// callback.
+    @inlinable final var outcome: Result<Value, any Error>? {
+        switch state {
+        case .pending: nil
+        case .success(let value): .success(value)
+        case .failure(let error): .failure(error)
+        }
+    }
+
+    /// Sets the result; the lock must be held, or the future not yet shared.
+    @inlinable final func setOutcome(_ result: Result<Value, any Error>) {
+        switch result {
+        case .success(let value): state = .success(value)
+        case .failure(let error): state = .failure(error)
+        }
+        isCompleted = true
     }
 
     // MARK: - Reading the state
@@ -141,7 +179,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
 
     /// Whether the future has not completed yet.
     @inlinable public final var isPending: Bool {
-        lock.withLock { outcome == nil }
+        lock.withLock { !isCompleted }
     }
 
     /// Whether the future was completed by ``cancel()`` (directly, or because every future
@@ -202,7 +240,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     @discardableResult
     public final func cancel() -> Bool {
         lock.lock()
-        guard outcome == nil else {
+        guard !isCompleted else {
             lock.unlock()
             return false
         }
@@ -235,11 +273,11 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     @inlinable
     final func completeDeferringCallbacks(with result: Result<Value, any Error>) -> Completion {
         lock.lock()
-        guard outcome == nil else {
+        guard !isCompleted else {
             lock.unlock()
             return .alreadyCompleted
         }
-        outcome = result
+        setOutcome(result)
         let released = ownedUpstream
         ownedUpstream = nil
         promiseUpstream = nil
@@ -267,7 +305,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     ///   so cancelling a long chain does not recurse).
     @usableFromInline
     final func cancelLocked() -> (any CancellationUpstream)? {
-        outcome = .failure(CancellationError())
+        setOutcome(.failure(CancellationError()))
         wasCancelled = true
         let next = ownedUpstream ?? promiseUpstream
         ownedUpstream = nil
@@ -304,7 +342,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         _ callback: @escaping Callback
     ) -> (any PendingCallbacks)? {
         lock.lock()
-        if outcome != nil, !isRunningCallbacks {
+        if isCompleted, !isRunningCallbacks {
             lock.unlock()
             return callback(self, target)
         }
@@ -328,7 +366,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     @inlinable
     final func retainDependent() {
         lock.lock()
-        if outcome == nil {
+        if !isCompleted {
             dependents += 1
         }
         lock.unlock()
@@ -341,7 +379,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     @inlinable
     final func setUpstream<Source>(_ source: Future<Source>) {
         lock.lock()
-        guard outcome == nil else {
+        guard !isCompleted else {
             lock.unlock()
             releaseChain(from: source)
             return
@@ -370,7 +408,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     @usableFromInline
     final func addCancellationHandler(_ handler: @escaping @Sendable () -> Void) {
         lock.lock()
-        guard outcome == nil else {
+        guard !isCompleted else {
             let cancelled = wasCancelled
             lock.unlock()
             if cancelled {
@@ -454,7 +492,7 @@ extension Future: CancellationUpstream {
     @usableFromInline
     final func releaseDependent() -> (any CancellationUpstream)? {
         lock.lock()
-        guard outcome == nil, dependents > 0 else {
+        guard !isCompleted, dependents > 0 else {
             lock.unlock()
             return nil
         }
