@@ -6,11 +6,14 @@ import PackageDescription
 //
 //     swift package --disable-sandbox benchmark
 //
-// Two suites (the benchmark plugin discovers them under Benchmarks/<SuiteName>/):
+// Three suites (the benchmark plugin discovers them under Benchmarks/<SuiteName>/):
 // - CoreBenchmarks: this package's futures only. Builds without NIO or OpenCombine, so the
 //   allocation gate (check-allocations.sh) stays quick.
 // - PeerBenchmarks: the same scenarios with SwiftNIO, OpenCombine, continuations and a plain
 //   closure, for comparison.
+// - NetworkBenchmarks: the networking module (7-9): the composer stack over an in-memory
+//   transport, requests to a LoopbackServer against raw URLSession, and decoded() against
+//   JSONDecoder.
 let package = Package(
     name: "FunctionalNetworkingBenchmarks",
     platforms: [.macOS(.v13)],
@@ -47,6 +50,19 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/PeerBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "NetworkBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "FunctionalNetworking", package: "FunctionalNetworking"),
+                .product(name: "FunctionalNetworkingTesting", package: "FunctionalNetworking"),
+                .product(name: "Futures", package: "FunctionalNetworking"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/NetworkBenchmarks",
+            exclude: ["summarize-network.py"],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]
