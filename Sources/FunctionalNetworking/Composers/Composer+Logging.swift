@@ -167,16 +167,30 @@ extension Composer {
     ) -> Composer {
         Composer { next in
             { request in
-                let facts = LogFacts(request: request, context: RequestContext.current, redaction: redaction)
-                facts.emit(facts.startRecord(), to: sink, minimum: level)
+                // Records below `level` are never built: redacting the URL and the headers and
+                // writing the messages is most of a logger's cost.
+                let context = RequestContext.current
+                var facts: LogFacts?
+                func knownFacts() -> LogFacts {
+                    if let facts { return facts }
+                    let made = LogFacts(request: request, context: context, redaction: redaction)
+                    facts = made
+                    return made
+                }
+                if LogFacts.startLevel >= level {
+                    sink(knownFacts().startRecord())
+                }
                 let start = clock.now
                 do {
                     let (data, response) = try await next(request)
-                    let record = facts.endRecord(data: data, response: response, duration: start.duration(to: clock.now))
-                    facts.emit(record, to: sink, minimum: level)
+                    if LogFacts.endLevel(of: response) >= level {
+                        sink(knownFacts().endRecord(data: data, response: response, duration: start.duration(to: clock.now)))
+                    }
                     return (data, response)
                 } catch {
-                    facts.emit(facts.failureRecord(error, duration: start.duration(to: clock.now)), to: sink, minimum: level)
+                    if LogFacts.failureLevel(of: error) >= level {
+                        sink(knownFacts().failureRecord(error, duration: start.duration(to: clock.now)))
+                    }
                     throw error
                 }
             }

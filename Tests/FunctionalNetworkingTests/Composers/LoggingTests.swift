@@ -182,6 +182,37 @@ struct LoggingTests {
         #expect(LogRecord.Level.warning.name == "warning")
     }
 
+    @Test func aRecordWrittenWithoutItsStartRecordStillCarriesTheRedactedRequest() async throws {
+        // Below the level nothing is built; a record that is written builds it all then.
+        let records = Records()
+        let url = try #require(URL(string: "https://shop.test/products?token=s3cr3t"))
+        let redaction = Redaction.default.redactingHeaders("X-Api-Key").redactingQueryItems("token")
+        let quiet = Composer.logged(to: records.append, level: .error, redaction: redaction)
+        let transport = compose(stubTransport(status: 500), with: .numbered(), quiet)
+        _ = try await transport(sending(url, authorization: "Bearer t0ken-s3cr3t"))
+        let record = try #require(records.values.first)
+        #expect(records.values.count == 1)
+        #expect(record.event == .finished)
+        #expect(record.status == 500)
+        #expect(record.requestNumber == 1)
+        #expect(record.message.hasPrefix("← #1 "))
+        #expect(record.requestHeaders["Accept"] == "application/json")
+        #expect(record.requestHeaders["Authorization"] == "<redacted>")
+        #expect(!everything(in: record).contains("s3cr3t"))
+    }
+
+    @Test func aFailureBelowTheLevelWritesNothingAndOneAtTheLevelIsWritten() async throws {
+        let records = Records()
+        let failing: Transport = { _ in throw URLError(.cannotConnectToHost) }
+        let cancelled: Transport = { _ in throw CancellationError() }
+        let quiet = Composer.logged(to: records.append, level: .warning)
+        await #expect(throws: CancellationError.self) { try await compose(cancelled, with: quiet)(request) }
+        #expect(records.values.isEmpty)
+        await #expect(throws: URLError.self) { try await compose(failing, with: quiet)(request) }
+        #expect(records.values.map(\.event) == [.failed])
+        #expect(records.values.first?.message.contains("GET https://shop.test/products") == true)
+    }
+
     @Test func theLoggerSeesTheRequestAsTheComposersAboveLeftIt() async throws {
         let records = Records()
         let addKey = Composer.modifyingRequest { request in

@@ -39,6 +39,29 @@ struct NumberingTests {
         #expect(Set(seen.values.compactMap { $0?.id }).count == 3)
     }
 
+    @Test func idsAreVersionFourUUIDsThatDifferOnlyByTheNumberInTheirLastBits() async throws {
+        let seen = Seen()
+        let transport = compose(stubTransport(data: Data()), with: .numbered(), observing(into: seen))
+        for _ in 1...3 {
+            _ = try await transport(request)
+        }
+        let ids = seen.values.compactMap { $0?.id.uuid }
+        #expect(ids.count == 3)
+        func node(_ id: uuid_t) -> UInt64 {
+            withUnsafeBytes(of: id) { raw in raw[10..<16].reduce(0) { $0 << 8 | UInt64($1) } }
+        }
+        func head(_ id: uuid_t) -> [UInt8] {
+            withUnsafeBytes(of: id) { raw in Array(raw[0..<10]) }
+        }
+        for id in ids {
+            #expect(head(id)[6] >> 4 == 4)  // version 4
+            #expect(head(id)[8] >> 6 == 0b10)  // RFC 4122 variant
+            #expect(head(id) == head(ids[0]))
+        }
+        #expect((node(ids[1]) &- node(ids[0])) & 0xFFFF_FFFF_FFFF == 1)
+        #expect((node(ids[2]) &- node(ids[1])) & 0xFFFF_FFFF_FFFF == 1)
+    }
+
     @Test func eachNumberedComposerCountsOnItsOwn() async throws {
         let seen = Seen()
         let first = compose(stubTransport(data: Data()), with: .numbered(), observing(into: seen))

@@ -30,17 +30,29 @@ struct LogFacts: Sendable {
     }
 
     func startRecord() -> LogRecord {
-        record(.started, level: .debug, message: "→ \(subject)")
+        record(.started, level: Self.startLevel, message: "→ \(subject)")
+    }
+
+    /// The level of the start record.
+    static let startLevel = LogRecord.Level.debug
+
+    /// The level of the end record for `response`: 5xx errors, 4xx warnings, the rest info.
+    static func endLevel(of response: URLResponse) -> LogRecord.Level {
+        switch (response as? HTTPURLResponse)?.statusCode ?? 200 {
+        case 500...: .error
+        case 400..<500: .warning
+        default: .info
+        }
+    }
+
+    /// The level of the record for a request that failed with `error`.
+    static func failureLevel(of error: any Error) -> LogRecord.Level {
+        LogFormat.isCancellation(error) ? .info : .error
     }
 
     func endRecord(data: Data, response: URLResponse, duration: Duration) -> LogRecord {
         let status = (response as? HTTPURLResponse)?.statusCode
-        let level: LogRecord.Level =
-            switch status ?? 200 {
-            case 500...: .error
-            case 400..<500: .warning
-            default: .info
-            }
+        let level = Self.endLevel(of: response)
         let statusText = status.map(String.init) ?? "(not HTTP)"
         let message = "← \(subject) \(statusText) in \(LogFormat.duration(duration)), \(LogFormat.bytes(data.count))"
         var record = record(.finished, level: level, message: message)
@@ -57,20 +69,14 @@ struct LogFacts: Sendable {
         let elapsed = LogFormat.duration(duration)
         var record =
             if LogFormat.isCancellation(error) {
-                record(.cancelled, level: .info, message: "✕ \(subject) cancelled after \(elapsed)")
+                record(.cancelled, level: Self.failureLevel(of: error), message: "✕ \(subject) cancelled after \(elapsed)")
             } else {
-                record(.failed, level: .error, message: "✕ \(subject) failed after \(elapsed): \(described)")
+                record(.failed, level: Self.failureLevel(of: error), message: "✕ \(subject) failed after \(elapsed): \(described)")
             }
         record.duration = duration
         record.error = described
         record.status = (error as? HTTPStatusError)?.status
         return record
-    }
-
-    func emit(_ record: LogRecord, to sink: @Sendable (LogRecord) -> Void, minimum: LogRecord.Level) {
-        if record.level >= minimum {
-            sink(record)
-        }
     }
 
     private func record(_ event: LogRecord.Event, level: LogRecord.Level, message: String) -> LogRecord {
