@@ -68,7 +68,7 @@ public final class RequestThrottle: Sendable {
     /// - Throws: What `next` throws; `CancellationError` when the task is cancelled before
     ///   the request is sent.
     public func send(_ request: URLRequest, through next: @escaping Transport) async throws -> (Data, URLResponse) {
-        let host = ThrottleHost(request.url)
+        let host = maxPerHost == nil ? ThrottleHost.anyHost : ThrottleHost(request.url)
         try await queue.acquire(host)
         defer { queue.release(host) }
         // Cancelled just as the slot came free: do not start a request nobody waits for.

@@ -65,7 +65,14 @@ public struct Composer: Sendable {
     /// One composer made of `composers`, the first outermost (it sees requests first).
     public static func stack(_ composers: [Composer]) -> Composer {
         Composer { next in
-            composers.reversed().reduce(next) { transport, composer in composer.wrapping(transport) }
+            // A plain loop: a generic `reduce` stores the transports through re-abstraction
+            // thunks, which every request then runs through (two allocations per request for
+            // eight composers, measured by the benchmark package).
+            var transport = next
+            for composer in composers.reversed() {
+                transport = composer.wrapping(transport)
+            }
+            return transport
         }
     }
 }

@@ -7,7 +7,10 @@ import Foundation
 enum RedactURL {
     /// The text of `url` with secret query values and (if asked) credentials replaced.
     static func text(of url: URL, redaction: Redaction) -> String {
-        if redaction.queryItemNames.isEmpty && !redaction.redactsURLCredentials {
+        // Most URLs have nothing to hide: keep URLComponents (a full re-parse) for those that do.
+        let hidesCredentials = redaction.redactsURLCredentials && (url.user != nil || url.password != nil)
+        let hidesQueryItems = !redaction.queryItemNames.isEmpty && url.query != nil
+        if !hidesCredentials && !hidesQueryItems {
             return url.absoluteString
         }
         guard var components = URLComponents(url: url.absoluteURL, resolvingAgainstBaseURL: false) else {

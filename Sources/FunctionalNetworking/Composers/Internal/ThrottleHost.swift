@@ -12,6 +12,15 @@ struct ThrottleHost: Hashable, Sendable {
         port = url?.port ?? Self.defaultPort(forScheme: url?.scheme)
     }
 
+    private init(name: String, port: Int) {
+        self.name = name
+        self.port = port
+    }
+
+    /// The one key of a throttle without a limit per host: every request shares it, so the
+    /// URL need not be parsed, and one first-in-first-out queue orders them all.
+    static let anyHost = ThrottleHost(name: "", port: -1)
+
     private static func defaultPort(forScheme scheme: String?) -> Int {
         switch scheme?.lowercased() {
         case "http", "ws": 80
