@@ -65,5 +65,30 @@ let package = Package(
             exclude: ["summarize-network.py"],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Plain programs for counting instructions under valgrind (count-instructions.sh):
+        // the core alone (for the instruction gate: no NIO, no OpenCombine), and its peers.
+        .executableTarget(
+            name: "CoreInstructions",
+            dependencies: [.product(name: "Futures", package: "FunctionalNetworking")],
+            path: "Instructions/CoreInstructions"
+        ),
+        .executableTarget(
+            name: "PeerInstructions",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
+            path: "Instructions/PeerInstructions"
+        ),
+        // End to end against nginx (nginx-comparison.sh starts the server).
+        .executableTarget(
+            name: "NginxComparison",
+            dependencies: [
+                .product(name: "FunctionalNetworking", package: "FunctionalNetworking"),
+                .product(name: "Futures", package: "FunctionalNetworking"),
+            ],
+            path: "Nginx/NginxComparison"
+        ),
     ]
 )

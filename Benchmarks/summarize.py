@@ -4,6 +4,8 @@
     swift package --disable-sandbox benchmark --no-progress --format jmh --path /tmp/run1
     swift package --disable-sandbox benchmark --no-progress --format jmh --path /tmp/run2
     python3 summarize.py /tmp/run1/Current_run.jmh.json /tmp/run2/Current_run.jmh.json
+    bash count-instructions.sh > /tmp/instructions.md     # optional: an instructions column
+    python3 summarize.py --instructions /tmp/instructions.md /tmp/run*/Current_run.jmh.json
 
 Per operation: the median wall-clock time (p50 of the iterations, divided by the operations
 in one iteration; with several runs, the median of the runs' medians) and the mean malloc
@@ -79,6 +81,22 @@ def load_one(path):
     return results
 
 
+# The columns of count-instructions.sh's table, by implementation.
+INSTRUCTION_COLUMNS = {"Futures": 1, "NIO": 2, "OpenCombine": 3, "ClosureFloor": 4}
+
+
+def load_instructions(path):
+    """scenario -> implementation -> instructions per operation, from count-instructions.sh."""
+    counts = {}
+    for line in open(path):
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) < 5 or not cells[1].isdigit():
+            continue
+        for implementation, column in INSTRUCTION_COLUMNS.items():
+            counts.setdefault(cells[0], {})[implementation] = int(cells[column])
+    return counts
+
+
 def time_text(ns):
     if ns >= 10_000:
         return f"{ns / 1_000:,.1f} µs"
@@ -101,7 +119,12 @@ def mallocs_text(count, ops):
     return f"{count:.2f}"
 
 
-def main(paths):
+def main(arguments):
+    instructions = {}
+    if arguments[:1] == ["--instructions"]:
+        instructions = load_instructions(arguments[1])
+        arguments = arguments[2:]
+    paths = arguments or ["Current_run.jmh.json"]
     results = load(paths)
     runs = len(paths)
     order = list(PEER_NAMES)
@@ -111,9 +134,11 @@ def main(paths):
             continue
         ours = implementations.get("Futures")
         print(f"#### {title}\n")
+        counted = instructions.get(scenario, {})
         spread = " | Run medians" if runs > 1 else ""
-        print(f"| Implementation | Median time / op | p90 time / op | Mallocs / op | Time: ours ÷ this | Mallocs: ours − this{spread} |")
-        print("|---|---:|---:|---:|---:|---:|" + ("---:|" if runs > 1 else ""))
+        counts = " Instructions / op |" if counted else ""
+        print(f"| Implementation |{counts} Median time / op | p90 time / op | Mallocs / op | Time: ours ÷ this | Mallocs: ours − this{spread} |")
+        print("|---|" + ("---:|" if counted else "") + "---:|---:|---:|---:|---:|" + ("---:|" if runs > 1 else ""))
         for implementation in sorted(implementations, key=lambda name: order.index(name) if name in order else 99):
             row = implementations[implementation]
             label = PEER_NAMES.get(implementation, implementation)
@@ -128,12 +153,13 @@ def main(paths):
             else:
                 ratio, delta = "—", "—"
             spread = " | " + ", ".join(time_text(t) for t in row["run_medians"]) if runs > 1 else ""
+            count = f" {counted[implementation]:,} |" if implementation in counted else (" — |" if counted else "")
             print(
-                f"| {label} | {time_text(row['median_ns'])} | {time_text(row['p90_ns'])} | "
+                f"| {label} |{count} {time_text(row['median_ns'])} | {time_text(row['p90_ns'])} | "
                 f"{mallocs_text(row['mallocs'], row['ops'])} | {ratio} | {delta}{spread} |"
             )
         print()
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or ["Current_run.jmh.json"])
+    main(sys.argv[1:])

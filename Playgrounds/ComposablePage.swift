@@ -7,7 +7,7 @@ import Futures
 import FoundationNetworking
 #endif
 
-/// Page 3: the seed's composable networking, and its RootComposer homework solved.
+/// Page 3: composable networking as the articles write it, and a RootComposer.
 let composablePage = Page(name: "composable", title: "ComposableNetworking and the RootComposer") {
     let server = try ShopServer.start()
     defer { server.stop() }
@@ -15,7 +15,7 @@ let composablePage = Page(name: "composable", title: "ComposableNetworking and t
     // The root lists every dependency in one place; everything else is derived from it.
     let root = RootComposer(tokenStore: TokenStore(), session: URLSession(configuration: .ephemeral))
     let send = networking(from: root.composition)  // (Endpoint) -> Future<Data>
-    let account = Endpoint(path: "/account", baseURL: server.baseURL)
+    let account = Endpoint(baseURL: server.baseURL, path: "/account")
 
     do {
         _ = try await send(account).value
@@ -23,7 +23,7 @@ let composablePage = Page(name: "composable", title: "ComposableNetworking and t
         print("signed out, /account says:", error.status, String(decoding: error.body, as: UTF8.self))
     }
 
-    let login = Endpoint(method: .post, path: "/login", body: Data(#"{"user":"ada"}"#.utf8), baseURL: server.baseURL)
+    let login = Endpoint(method: .post, baseURL: server.baseURL, path: "/login", body: Data(#"{"user":"ada"}"#.utf8))
     let token = try await send(login).decoded(as: Login.self, using: JSONDecoder()).value.token
     root.tokenStore.token = token
     print("signed in; the token is stored at the root")
@@ -44,7 +44,7 @@ final class TokenStore: @unchecked Sendable {
     }
 }
 
-/// The seed's homework: every root dependency listed once, the composition derived from them.
+/// A RootComposer: every root dependency listed once, the composition derived from them.
 struct RootComposer {
     /// State, owned at the root.
     let tokenStore: TokenStore

@@ -21,7 +21,7 @@ let futuresPage = Page(name: "futures", title: "Futures, promises and functions"
     let recovered = Future<Int>(error: Offline()).map { $0 + 1 }.recover { _ in -1 }
     print("recover:", try await recovered.value)
 
-    // The seed's functional helpers: partial application and chaining.
+    // The functional helpers: partial application and chaining.
     struct Product: Sendable {
         let id: Int
         let name: String
@@ -44,19 +44,20 @@ let futuresPage = Page(name: "futures", title: "Futures, promises and functions"
 
     // Time: a manual clock drives delays, timeouts and retries without waiting.
     let clock = TestClock()
+    print("(the next three run on a TestClock, moved by hand: no real waiting)")
     let late = Promise<String>().timeout(after: .seconds(30), clock: clock)
     clock.advance(by: .seconds(30))
     do {
         _ = try await late.value
     } catch {
-        print("timeout:", error)
+        print("timeout, after 30 s of test-clock time:", error)
     }
 
     let attempts = AttemptCounter()
     let retried = Future.retry(maxAttempts: 3, backoff: .immediate, clock: clock) {
         attempts.next() < 3 ? Future<String>(error: Offline()) : Future(value: "third time lucky")
     }
-    print("retry:", try await retried.value)
+    print("retry:", try await retried.value, "(attempt \(attempts.count) of 3)")
 
     // async/await both ways, and cancellation that reaches the work.
     let slow = Future {
@@ -64,17 +65,19 @@ let futuresPage = Page(name: "futures", title: "Futures, promises and functions"
         return "never"
     }
     slow.cancel()
-    print("cancelled future:", slow.isCancelled)
+    print("a 60 s sleep on the test clock, cancelled:", slow.isCancelled)
 }
 
 /// Counts attempts for the retry example.
 final class AttemptCounter: @unchecked Sendable {
     private let lock = NSLock()
-    private var count = 0
+    private var made = 0
+    /// The attempts made so far.
+    var count: Int { lock.withLock { made } }
     func next() -> Int {
         lock.withLock {
-            count += 1
-            return count
+            made += 1
+            return made
         }
     }
 }

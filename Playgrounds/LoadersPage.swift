@@ -17,8 +17,8 @@ let loadersPage = Page(name: "loaders", title: "Loaders from combine and chain, 
 
     // Endpoints are values made by functions.
     let shop = server.baseURL
-    let productEndpoint = { @Sendable (id: Product.ID) in Endpoint(path: "/products/\(id)", baseURL: shop) }
-    let catalogueEndpoint = Endpoint(path: "/products", baseURL: shop)
+    let productEndpoint = { @Sendable (id: Product.ID) in Endpoint(baseURL: shop, path: "/products/\(id)") }
+    let catalogueEndpoint = Endpoint(baseURL: shop, path: "/products")
 
     // Networking is a function: (Endpoint) -> Future<Data>. The session's method is one.
     let networking = session.request

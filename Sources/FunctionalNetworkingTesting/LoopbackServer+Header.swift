@@ -35,7 +35,7 @@ extension LoopbackServer {
         ///
         /// - Parameter other: The name to compare with.
         /// - Returns: `true` for e.g. `content-length` versus `Content-Length`.
-        public func hasName(_ other: String) -> Bool {
+        func hasName(_ other: String) -> Bool {
             name.caseInsensitiveEquals(other)
         }
     }

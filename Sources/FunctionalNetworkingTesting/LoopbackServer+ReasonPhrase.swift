@@ -9,7 +9,7 @@ extension LoopbackServer {
     /// - Parameter status: A status code.
     /// - Returns: The registered phrase, or a generic one for the code's class
     ///   (e.g. `"Client Error"` for an unregistered 4xx).
-    public static func reasonPhrase(for status: Int) -> String {
+    static func reasonPhrase(for status: Int) -> String {
         if let phrase = registeredReasonPhrases[status] { return phrase }
         switch status {
         case 100..<200: return "Informational"

@@ -43,7 +43,7 @@ extension LoopbackServer {
         ///   - sequenceNumber: The server-wide arrival index.
         ///   - connectionIndex: The connection's accept index.
         ///   - connectionSequenceNumber: The arrival index on that connection.
-        public init(
+        init(
             method: String,
             target: String,
             httpVersion: String = "HTTP/1.1",

@@ -32,6 +32,9 @@ extension LoopbackServer {
         public var throttle: Throttle?
         /// A deliberate misbehaviour; ``Fault/none`` for a well-behaved response.
         public var fault: Fault
+        /// How many times the body is written; ``Repetition/once`` unless set with
+        /// ``repeated(_:)``.
+        public var repetition: Repetition = .once
 
         /// Creates a response.
         ///
@@ -64,7 +67,7 @@ extension LoopbackServer {
 
         /// The reason phrase on the status line.
         ///
-        /// Derived from ``status`` (see ``LoopbackServer/reasonPhrase(for:)``)
+        /// Derived from ``status`` (the standard phrase, or the class's, such as "Server Error")
         /// unless you assign one.
         public var reasonPhrase: String {
             get { customReasonPhrase ?? LoopbackServer.reasonPhrase(for: status) }

@@ -55,7 +55,37 @@ extension LoopbackServer {
     }
 }
 
+extension LoopbackServer {
+    /// How many times the server writes a response's body, so that a test can send a large or
+    /// endless body without holding it in memory.
+    ///
+    /// ```swift
+    /// server.enqueue(Response(body: Data(count: 1_048_576)).repeated(.times(200)))   // 200 MiB
+    /// server.enqueue(Response(body: Data(count: 65_536)).repeated(.forever))         // never ends
+    /// ```
+    public enum Repetition: Sendable, Hashable {
+        /// The body once, with `Content-Length` (the default).
+        case once
+        /// The body `count` times over, with `Content-Length` of the whole.
+        case times(Int)
+        /// The body over and over, with `Transfer-Encoding: chunked`, until the client closes
+        /// the connection or the server stops.
+        case forever
+    }
+}
+
 extension LoopbackServer.Response {
+    /// A copy whose body is written as `repetition` says. Combined with
+    /// ``throttled(bytesPerPeriod:period:)``, each repetition waits one period first.
+    ///
+    /// - Parameter repetition: How many times the body is written.
+    /// - Returns: The modified response.
+    public func repeated(_ repetition: LoopbackServer.Repetition) -> Self {
+        var copy = self
+        copy.repetition = repetition
+        return copy
+    }
+
     /// A copy that waits `delay` before sending its head.
     ///
     /// The request counts as in flight during the delay (see

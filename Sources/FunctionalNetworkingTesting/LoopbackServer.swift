@@ -120,7 +120,9 @@ public final class LoopbackServer: Sendable {
     ///
     /// When it returns, connecting to ``port`` is refused. Requests already recorded
     /// can still be taken. Calling it again does nothing; `deinit` calls it too.
-    /// It waits (at most about ten seconds) for the server's threads to finish.
+    /// It waits (at most about ten seconds) for the server's threads to finish, then lets go
+    /// of the ``dispatcher`` and the responses still queued, so that two servers whose
+    /// dispatchers name each other are freed once both are stopped.
     public func stop() {
         core.stop()
     }

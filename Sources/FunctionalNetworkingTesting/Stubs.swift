@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 
 /// A transport that answers every request with `data` and an HTTP response of `status`,
-/// without any network (seed 003's mock networking, as a plain function).
+/// without any network.
 ///
 /// ```swift
 /// let transport = stubTransport(data: Data(#"{"id":7,"name":"iPad Pro"}"#.utf8))

@@ -54,7 +54,7 @@ public final class TestClock: Clock, @unchecked Sendable {
         public let sleeping: Int
 
         /// Creates the error for a wait for `expected` sleepers that saw only `sleeping`.
-        public init(expected: Int, sleeping: Int) {
+        init(expected: Int, sleeping: Int) {
             self.expected = expected
             self.sleeping = sleeping
         }

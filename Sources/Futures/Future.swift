@@ -43,16 +43,30 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     // exclusivity checks redundant: `@exclusivity(unchecked)` drops them (they cost about a
     // fifth of a promise's life, measured by the benchmark package).
     @usableFromInline final let lock = Lock()
-    /// Written once, under the lock; read under the lock, or by callbacks, which run only
-    /// after the lock has shown it set. Its own enum rather than an optional `Result`: freeing
-    /// a future then looks up the metadata of one generic type instead of two.
-    @exclusivity(unchecked) @usableFromInline final var state = State.pending
-    /// Whether ``state`` is set; a plain flag, so that code not specialised for `Value` can
+    /// The value of a future that succeeded, as raw bytes (see ``ValueSlot``) when it fits
+    /// them, else in ``boxedValue``. Written once, under the lock; read under the lock, or by
+    /// callbacks, which run only after the lock has shown it set.
+    ///
+    /// Not a `Value?`, an enum or a `Result`: the future's `deinit` is never specialised, and
+    /// destroying a stored property whose type is generic over `Value` (other than `Value`
+    /// itself) looks that type's metadata up in the runtime's cache, about 300 instructions
+    /// per future, a sixth of a `map` step. Raw bytes and an `AnyObject` need no look-up; the
+    /// value in them is destroyed through `Value`'s own metadata, which the future has.
+    @exclusivity(unchecked) @usableFromInline final var valueSlot = ValueSlot()
+    /// The value of a future that succeeded, in a box, when it does not fit ``valueSlot``.
+    @exclusivity(unchecked) @usableFromInline final var boxedValue: AnyObject?
+    /// The error of a future that failed.
+    @exclusivity(unchecked) @usableFromInline final var failure: (any Error)?
+    /// Whether the future succeeded (its value is in ``valueSlot`` or ``boxedValue``).
+    @exclusivity(unchecked) @usableFromInline final var hasValue = false
+    /// Whether the result is set; a plain flag, so that code not specialised for `Value` can
     /// test it without looking up any metadata.
     @exclusivity(unchecked) @usableFromInline final var isCompleted = false
-    @exclusivity(unchecked) @usableFromInline final var callbacks = InlineList<StoredCallback>()
+    // The two lists are set in `init`, not here: a default value here is compiled into a
+    // function of its own, which the inlined initialiser then calls.
+    @exclusivity(unchecked) @usableFromInline final var callbacks: InlineList<StoredCallback>
     @exclusivity(unchecked) @usableFromInline final var isRunningCallbacks = false
-    @exclusivity(unchecked) @usableFromInline final var cancellationHandlers = InlineList<CancellationHandler>()
+    @exclusivity(unchecked) @usableFromInline final var cancellationHandlers: InlineList<CancellationHandler>
     @exclusivity(unchecked) @usableFromInline final var wasCancelled = false
     @exclusivity(unchecked) @usableFromInline final var dependents = 0
     @exclusivity(unchecked) @usableFromInline final var isPinned = false
@@ -63,6 +77,9 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     /// does not keep a promise alive that its owner has dropped (its observers then get
     /// ``BrokenPromise``).
     @exclusivity(unchecked) @usableFromInline final weak var promiseUpstream: (any CancellationUpstream)?
+    /// Whether ``promiseUpstream`` was set: a weak reference costs a runtime call to write even
+    /// when it is `nil`, so it is written only when it holds something.
+    @exclusivity(unchecked) @usableFromInline final var linksPromise = false
     /// Whether this future is a ``Promise``, which whoever does the work completes (see
     /// ``promiseUpstream``). Set by the promise's initialiser, before the future is shared.
     @exclusivity(unchecked) @usableFromInline final var isPromise = false
@@ -77,6 +94,8 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     ///   - file: Where it was made; debug builds name it if the future is dropped pending.
     ///   - line: The line where it was made.
     @inlinable init(file: StaticString = #fileID, line: UInt = #line) {
+        callbacks = InlineList()
+        cancellationHandlers = InlineList()
         #if DEBUG
         creationSite = (file, line)
         #endif
@@ -85,6 +104,11 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     /// A future dropped while pending can never complete: its callbacks fail with
     /// ``BrokenPromise`` so that nothing waits for it forever.
     deinit {
+        if hasValue, Self.storesValueInline, !_isPOD(Value.self) {
+            withUnsafeMutablePointer(to: &valueSlot) { slot in
+                _ = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: Value.self).move()
+            }
+        }
         // Callbacks are only left when the future never completed (completing takes them).
         guard !callbacks.isEmpty, !isCompleted else { return }
         failCallbacksOfDroppedFuture()
@@ -136,28 +160,45 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         setOutcome(result)
     }
 
-    /// The state of a future: pending, or completed with a value or an error.
-    @usableFromInline enum State {
-        case pending
-        case success(Value)
-        case failure(any Error)
+    /// Whether a `Value` fits ``valueSlot``; a constant once specialised.
+    @inlinable static var storesValueInline: Bool {
+        MemoryLayout<Value>.size <= MemoryLayout<ValueSlot>.size
+            && MemoryLayout<Value>.alignment <= MemoryLayout<ValueSlot>.alignment
     }
 
-    /// ``state`` as a `Result`, or `nil` while pending. Read it under the lock, or from a
+    /// The result as a `Result`, or `nil` while pending. Read it under the lock, or from a
     /// callback.
     @inlinable final var outcome: Result<Value, any Error>? {
-        switch state {
-        case .pending: nil
-        case .success(let value): .success(value)
-        case .failure(let error): .failure(error)
+        guard isCompleted else { return nil }
+        guard hasValue else {
+            return .failure(failure ?? CancellationError())
         }
+        if Self.storesValueInline {
+            // The slot is a stored property of this object: its address never changes, and the
+            // value was initialised there by `setOutcome`.
+            return .success(
+                withUnsafeMutablePointer(to: &valueSlot) { slot in
+                    UnsafeMutableRawPointer(slot).assumingMemoryBound(to: Value.self).pointee
+                }
+            )
+        }
+        return .success(unsafeDowncast(boxedValue.unsafelyUnwrapped, to: ValueBox<Value>.self).value)
     }
 
-    /// Sets the result; the lock must be held, or the future not yet shared.
+    /// Sets the result; the lock must be held, or the future not yet shared. Called once.
     @inlinable final func setOutcome(_ result: Result<Value, any Error>) {
         switch result {
-        case .success(let value): state = .success(value)
-        case .failure(let error): state = .failure(error)
+        case .success(let value):
+            if Self.storesValueInline {
+                withUnsafeMutablePointer(to: &valueSlot) { slot in
+                    _ = UnsafeMutableRawPointer(slot).initializeMemory(as: Value.self, to: value)
+                }
+            } else {
+                boxedValue = ValueBox(value)
+            }
+            hasValue = true
+        case .failure(let error):
+            failure = error
         }
         isCompleted = true
     }
@@ -257,36 +298,52 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     /// - Returns: `false` if the future had already completed.
     @inlinable @discardableResult
     final func settle(with result: Result<Value, any Error>) -> Bool {
-        switch completeDeferringCallbacks(with: result) {
-        case .alreadyCompleted:
-            return false
-        case .completed(let pending):
-            if let pending {
-                CallbackRunner.drain(pending)
-            }
-            return true
+        let (completed, mustRun) = setResult(result)
+        if mustRun {
+            CallbackRunner.drain(completed: self)
         }
+        return completed
     }
 
     /// Sets the result without running callbacks, so that a callback completing a derived
     /// future hands it back to the running loop instead of nesting a stack frame.
     @inlinable
     final func completeDeferringCallbacks(with result: Result<Value, any Error>) -> Completion {
+        let (completed, mustRun) = setResult(result)
+        guard completed else {
+            return .alreadyCompleted
+        }
+        return .completed(mustRun ? self : nil)
+    }
+
+    /// Sets the result, unless the future has completed already, without running callbacks.
+    ///
+    /// - Returns: Whether this call completed the future, and whether it has callbacks to run
+    ///   (the caller runs them, or hands the future to the running loop).
+    @inlinable
+    final func setResult(_ result: Result<Value, any Error>) -> (completed: Bool, mustRun: Bool) {
         lock.lock()
         guard !isCompleted else {
             lock.unlock()
-            return .alreadyCompleted
+            return (false, false)
         }
         setOutcome(result)
         let released = ownedUpstream
         ownedUpstream = nil
-        promiseUpstream = nil
-        let handlers = cancellationHandlers.removeAll()
+        if linksPromise {
+            promiseUpstream = nil
+            linksPromise = false
+        }
+        // Dropped, since the future was not cancelled: only touched when there are some.
+        var handlers: InlineList<CancellationHandler>?
+        if !cancellationHandlers.isEmpty {
+            handlers = cancellationHandlers.removeAll()
+        }
         let mustRun = !callbacks.isEmpty
         isRunningCallbacks = mustRun
         lock.unlock()
         withExtendedLifetime((handlers, released)) {}  // released outside the lock
-        return .completed(mustRun ? self : nil)
+        return (true, mustRun)
     }
 
     /// The result of `source`, a `Future<Value>` whose callback is running: callbacks receive
@@ -307,16 +364,19 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     final func cancelLocked() -> (any CancellationUpstream)? {
         setOutcome(.failure(CancellationError()))
         wasCancelled = true
-        let next = ownedUpstream ?? promiseUpstream
+        let next = ownedUpstream ?? (linksPromise ? promiseUpstream : nil)
         ownedUpstream = nil
-        promiseUpstream = nil
+        if linksPromise {
+            promiseUpstream = nil
+            linksPromise = false
+        }
         let handlers = cancellationHandlers.removeAll()
         let mustRun = !callbacks.isEmpty
         isRunningCallbacks = mustRun
         lock.unlock()
         handlers.forEach { $0.run() }
         if mustRun {
-            CallbackRunner.drain(self)
+            CallbackRunner.drain(completed: self)
         }
         return next
     }
@@ -397,8 +457,12 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         if source.isPromise {
             ownedUpstream = nil
             promiseUpstream = source
+            linksPromise = true
         } else {
-            promiseUpstream = nil
+            if linksPromise {
+                promiseUpstream = nil
+                linksPromise = false
+            }
             ownedUpstream = source
         }
     }
@@ -418,6 +482,23 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         }
         cancellationHandlers.append(CancellationHandler(run: handler))
         lock.unlock()
+    }
+}
+
+/// Raw, suitably aligned bytes in a future that hold its value (see ``Future/valueSlot``):
+/// room for most model types, several strings or a `Data` and a response.
+@usableFromInline struct ValueSlot {
+    @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    @inlinable init() {}
+}
+
+/// The value of a future that does not fit its ``ValueSlot``.
+@usableFromInline final class ValueBox<Value: Sendable>: Sendable {
+    @usableFromInline let value: Value
+
+    @inlinable init(_ value: Value) {
+        self.value = value
     }
 }
 
@@ -477,11 +558,24 @@ extension Future: PendingCallbacks {
                 lock.unlock()
                 return
             }
-            let batch = callbacks.removeAll()
+            // Taken out of the list rather than copied: no retain and release of each entry.
+            // The rest (of a future with several callbacks) is only touched when it holds some.
+            let (first, rest) = callbacks.takeAll()
             lock.unlock()
-            batch.forEach { callback in
+            // Consumed, not copied: a copy would retain and release the target and the closure.
+            switch consume first {
+            case .some(let callback):
                 if let next = callback.run(self, callback.target) {
                     runner.push(next)
+                }
+            case .none:
+                break
+            }
+            if let rest {
+                for callback in rest {
+                    if let next = callback.run(self, callback.target) {
+                        runner.push(next)
+                    }
                 }
             }
         }

@@ -8,21 +8,19 @@ import FoundationNetworking
 
 @Suite struct LoopbackServerBodyTests {
     @Test func readsAContentLengthBodyOfOneMegabyte() async throws {
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let session = HTTPClient.makeSession()
-        defer { session.invalidateAndCancel() }
-        let payload = Data((0..<1_048_576).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        var request = URLRequest(url: server.url(for: "/upload"))
-        request.httpMethod = "PUT"
-        request.httpBody = payload
+        try await HTTPClient.withServer { server, session in
+            let payload = Data((0..<1_048_576).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+            var request = URLRequest(url: server.url(for: "/upload"))
+            request.httpMethod = "PUT"
+            request.httpBody = payload
 
-        let result = try await HTTPClient.send(request, with: session)
-        let recorded = try #require(await server.takeRequest())
+            let result = try await HTTPClient.send(request, with: session)
+            let recorded = try #require(await server.takeRequest())
 
-        #expect(result.response.statusCode == 404)
-        #expect(recorded.header("Content-Length") == "1048576")
-        #expect(recorded.body == payload)
+            #expect(result.response.statusCode == 404)
+            #expect(recorded.header("Content-Length") == "1048576")
+            #expect(recorded.body == payload)
+        }
     }
 
     @Test func readsAChunkedBodySentOverARawSocket() async throws {
@@ -62,22 +60,20 @@ import FoundationNetworking
     }
 
     @Test func readsAChunkedStreamedUploadFromURLSession() async throws {
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let session = HTTPClient.makeSession()
-        defer { session.invalidateAndCancel() }
-        let payload = Data(repeating: UInt8(ascii: "z"), count: 100_000)
-        var request = URLRequest(url: server.url(for: "/stream"))
-        request.httpMethod = "POST"
-        request.httpBodyStream = InputStream(data: payload)
+        try await HTTPClient.withServer { server, session in
+            let payload = Data(repeating: UInt8(ascii: "z"), count: 100_000)
+            var request = URLRequest(url: server.url(for: "/stream"))
+            request.httpMethod = "POST"
+            request.httpBodyStream = InputStream(data: payload)
 
-        _ = try await HTTPClient.send(request, with: session)
-        let recorded = try #require(await server.takeRequest())
+            _ = try await HTTPClient.send(request, with: session)
+            let recorded = try #require(await server.takeRequest())
 
-        // URLSession sends a body stream of unknown length chunked.
-        #expect(recorded.header("Transfer-Encoding") == "chunked")
-        #expect(recorded.header("Content-Length") == nil)
-        #expect(recorded.body == payload)
+            // URLSession sends a body stream of unknown length chunked.
+            #expect(recorded.header("Transfer-Encoding") == "chunked")
+            #expect(recorded.header("Content-Length") == nil)
+            #expect(recorded.body == payload)
+        }
     }
 
     @Test func answersExpectContinueBeforeTheBodyIsSent() async throws {

@@ -38,7 +38,7 @@ import FoundationNetworking
     @Test func holdsTwoHundredRequestsInFlightAtOnce() throws {
         let gate = Gate(expected: 200)
         let server = try LoopbackServer { _ in
-            gate.arriveAndWait(timeout: 10)
+            gate.arriveAndWait(timeout: 60)
             return .text("released")
         }
         defer { server.stop() }
@@ -47,7 +47,7 @@ import FoundationNetworking
         for (index, connection) in connections.enumerated() {
             try connection.send("GET /\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
         }
-        let responses = try connections.map { try $0.readResponse(timeout: .seconds(15)) }
+        let responses = try connections.map { try $0.readResponse(timeout: .seconds(90)) }
 
         #expect(responses.allSatisfy { $0.body.text == "released" })
         #expect(server.peakConcurrentRequests == 200)
@@ -56,7 +56,12 @@ import FoundationNetworking
     }
 
     @Test func resettingThePeakRestartsItFromTheRequestsInFlight() async throws {
-        let server = try LoopbackServer { _ in .text("ok").delayed(by: .milliseconds(200)) }
+        // The first four answers wait until all four are in flight; later ones go at once.
+        let gate = Gate(expected: 4)
+        let server = try LoopbackServer { _ in
+            gate.arriveAndWait(timeout: 30)
+            return .text("ok")
+        }
         defer { server.stop() }
         let session = HTTPClient.makeSession(maxConnectionsPerHost: 16)
         defer { session.invalidateAndCancel() }

@@ -81,6 +81,8 @@ import FoundationNetworking
         #expect(error?.code == .timedOut)
         #expect(elapsed >= .milliseconds(900))
         #expect(elapsed < .seconds(30))  // bounded; not a performance claim
+        // Waited for: on a loaded machine the server may read the request after the client gave up.
+        #expect(await server.takeRequest(timeout: .seconds(30))?.path == "/stall")
         #expect(server.requestCount == 1)
     }
 
@@ -95,7 +97,7 @@ import FoundationNetworking
         #expect(!connection.isClosedByPeer(within: .milliseconds(100)))
         server.stop()
 
-        #expect(connection.isClosedByPeer(within: .seconds(2)))
+        #expect(connection.isClosedByPeer(within: .seconds(30)))
     }
 
     @Test func aFaultAffectsOnlyItsOwnResponse() async throws {
@@ -125,7 +127,7 @@ import FoundationNetworking
         #expect(server.queuedResponseCount == 1)  // The idle connection did not take it.
         try connection.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
 
-        #expect(connection.isClosedByPeer(within: .seconds(2)))
+        #expect(connection.isClosedByPeer(within: .seconds(30)))
         #expect(server.requestCount == 1)
     }
 }

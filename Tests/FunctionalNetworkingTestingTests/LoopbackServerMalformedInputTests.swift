@@ -13,7 +13,7 @@ import Testing
         try connection.send(bytes)
         let response = try connection.readResponse()
         #expect(response.header("Connection") == "close", sourceLocation: sourceLocation)
-        #expect(connection.isClosedByPeer(within: .seconds(2)), sourceLocation: sourceLocation)
+        #expect(connection.isClosedByPeer(within: .seconds(30)), sourceLocation: sourceLocation)
         return response
     }
 

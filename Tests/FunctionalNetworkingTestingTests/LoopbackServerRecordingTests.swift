@@ -8,55 +8,51 @@ import FoundationNetworking
 
 @Suite struct LoopbackServerRecordingTests {
     @Test func takeRequestReturnsMethodPathQueryHeadersAndBodyOfAPost() async throws {
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let session = HTTPClient.makeSession()
-        defer { session.invalidateAndCancel() }
-        server.enqueue(.status(201))
-        var request = URLRequest(url: server.url(for: "/users/7?expand=team&q=a%20b&flag"))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("trace-123", forHTTPHeaderField: "X-Trace")
-        request.httpBody = Data(#"{"name":"Ada"}"#.utf8)
+        try await HTTPClient.withServer { server, session in
+            server.enqueue(.status(201))
+            var request = URLRequest(url: server.url(for: "/users/7?expand=team&q=a%20b&flag"))
+            request.httpMethod = "POST"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue("trace-123", forHTTPHeaderField: "X-Trace")
+            request.httpBody = Data(#"{"name":"Ada"}"#.utf8)
 
-        let result = try await HTTPClient.send(request, with: session)
-        let recorded = try #require(await server.takeRequest())
+            let result = try await HTTPClient.send(request, with: session)
+            let recorded = try #require(await server.takeRequest())
 
-        #expect(result.response.statusCode == 201)
-        #expect(recorded.method == "POST")
-        #expect(recorded.path == "/users/7")
-        #expect(recorded.target == "/users/7?expand=team&q=a%20b&flag")
-        #expect(recorded.query == "expand=team&q=a%20b&flag")
-        #expect(
-            recorded.queryItems == [
-                URLQueryItem(name: "expand", value: "team"),
-                URLQueryItem(name: "q", value: "a b"),
-                URLQueryItem(name: "flag", value: nil),
-            ])
-        #expect(recorded.header("content-type") == "application/json")
-        #expect(recorded.header("X-TRACE") == "trace-123")
-        #expect(recorded.header("Content-Length") == "14")
-        #expect(recorded.header("X-Absent") == nil)
-        #expect(recorded.bodyText == #"{"name":"Ada"}"#)
-        #expect(recorded.httpVersion == "HTTP/1.1")
+            #expect(result.response.statusCode == 201)
+            #expect(recorded.method == "POST")
+            #expect(recorded.path == "/users/7")
+            #expect(recorded.target == "/users/7?expand=team&q=a%20b&flag")
+            #expect(recorded.query == "expand=team&q=a%20b&flag")
+            #expect(
+                recorded.queryItems == [
+                    URLQueryItem(name: "expand", value: "team"),
+                    URLQueryItem(name: "q", value: "a b"),
+                    URLQueryItem(name: "flag", value: nil),
+                ])
+            #expect(recorded.header("content-type") == "application/json")
+            #expect(recorded.header("X-TRACE") == "trace-123")
+            #expect(recorded.header("Content-Length") == "14")
+            #expect(recorded.header("X-Absent") == nil)
+            #expect(recorded.bodyText == #"{"name":"Ada"}"#)
+            #expect(recorded.httpVersion == "HTTP/1.1")
+        }
     }
 
     @Test func takeRequestReturnsRequestsInArrivalOrderWithSequenceNumbers() async throws {
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let session = HTTPClient.makeSession()
-        defer { session.invalidateAndCancel() }
+        try await HTTPClient.withServer { server, session in
 
-        for index in 0..<3 {
-            _ = try await HTTPClient.get(server.url(for: "/\(index)"), with: session)
-        }
+            for index in 0..<3 {
+                _ = try await HTTPClient.get(server.url(for: "/\(index)"), with: session)
+            }
 
-        for index in 0..<3 {
-            let recorded = try #require(await server.takeRequest())
-            #expect(recorded.path == "/\(index)")
-            #expect(recorded.sequenceNumber == index)
+            for index in 0..<3 {
+                let recorded = try #require(await server.takeRequest())
+                #expect(recorded.path == "/\(index)")
+                #expect(recorded.sequenceNumber == index)
+            }
+            #expect(server.requestCount == 3)
         }
-        #expect(server.requestCount == 3)
     }
 
     @Test func takeRequestTimesOutReturningNilWhenNothingArrives() async throws {
@@ -106,16 +102,14 @@ import FoundationNetworking
     }
 
     @Test func asyncTakeRequestIsResumedByARequestThatArrivesWhileWaiting() async throws {
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let session = HTTPClient.makeSession()
-        defer { session.invalidateAndCancel() }
+        try await HTTPClient.withServer { server, session in
 
-        async let taken = server.takeRequest(timeout: .seconds(30))
-        try await Task.sleep(for: .milliseconds(50))
-        _ = try await HTTPClient.get(server.url(for: "/late"), with: session)
+            async let taken = server.takeRequest(timeout: .seconds(30))
+            try await Task.sleep(for: .milliseconds(50))
+            _ = try await HTTPClient.get(server.url(for: "/late"), with: session)
 
-        #expect(await taken?.path == "/late")
+            #expect(await taken?.path == "/late")
+        }
     }
 
     @Test func asyncTakeRequestReturnsNilWhenItsTaskIsCancelled() async throws {

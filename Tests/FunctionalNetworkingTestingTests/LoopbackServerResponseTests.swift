@@ -1,6 +1,7 @@
 import Foundation
-import FunctionalNetworkingTesting
 import Testing
+
+@testable import FunctionalNetworkingTesting
 
 @Suite struct LoopbackServerResponseTests {
     private struct User: Codable, Equatable {

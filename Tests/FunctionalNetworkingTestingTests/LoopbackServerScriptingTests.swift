@@ -8,40 +8,36 @@ import FoundationNetworking
 
 @Suite struct LoopbackServerScriptingTests {
     @Test func answersQueuedResponsesInOrder() async throws {
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let session = HTTPClient.makeSession()
-        defer { session.invalidateAndCancel() }
-        server.enqueue(.text("first"))
-        server.enqueue(.json(#"{"n":2}"#, status: 201))
-        server.enqueue(.status(503))
+        try await HTTPClient.withServer { server, session in
+            server.enqueue(.text("first"))
+            server.enqueue(.json(#"{"n":2}"#, status: 201))
+            server.enqueue(.status(503))
 
-        let first = try await HTTPClient.get(server.url(for: "/a"), with: session)
-        let second = try await HTTPClient.get(server.url(for: "/b"), with: session)
-        let third = try await HTTPClient.get(server.url(for: "/c"), with: session)
+            let first = try await HTTPClient.get(server.url(for: "/a"), with: session)
+            let second = try await HTTPClient.get(server.url(for: "/b"), with: session)
+            let third = try await HTTPClient.get(server.url(for: "/c"), with: session)
 
-        #expect(first.response.statusCode == 200)
-        #expect(first.body.text == "first")
-        #expect(first.response.value(forHTTPHeaderField: "Content-Type") == "text/plain; charset=utf-8")
-        #expect(second.response.statusCode == 201)
-        #expect(second.body.text == #"{"n":2}"#)
-        #expect(second.response.value(forHTTPHeaderField: "Content-Type") == "application/json")
-        #expect(third.response.statusCode == 503)
-        #expect(third.body.isEmpty)
-        #expect(server.queuedResponseCount == 0)
+            #expect(first.response.statusCode == 200)
+            #expect(first.body.text == "first")
+            #expect(first.response.value(forHTTPHeaderField: "Content-Type") == "text/plain; charset=utf-8")
+            #expect(second.response.statusCode == 201)
+            #expect(second.body.text == #"{"n":2}"#)
+            #expect(second.response.value(forHTTPHeaderField: "Content-Type") == "application/json")
+            #expect(third.response.statusCode == 503)
+            #expect(third.body.isEmpty)
+            #expect(server.queuedResponseCount == 0)
+        }
     }
 
     @Test func answers404SayingNothingWasEnqueuedWhenQueueIsEmpty() async throws {
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let session = HTTPClient.makeSession()
-        defer { session.invalidateAndCancel() }
+        try await HTTPClient.withServer { server, session in
 
-        let result = try await HTTPClient.get(server.url(for: "/missing"), with: session)
+            let result = try await HTTPClient.get(server.url(for: "/missing"), with: session)
 
-        #expect(result.response.statusCode == 404)
-        #expect(result.body.text.contains("no response enqueued"))
-        #expect(result.body.text.contains("GET /missing"))
+            #expect(result.response.statusCode == 404)
+            #expect(result.body.text.contains("no response enqueued"))
+            #expect(result.body.text.contains("GET /missing"))
+        }
     }
 
     @Test func routesRequestsByPathThroughTheDispatcher() async throws {
@@ -66,15 +62,13 @@ import FoundationNetworking
     }
 
     @Test func usesADispatcherAssignedAfterStart() async throws {
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let session = HTTPClient.makeSession()
-        defer { session.invalidateAndCancel() }
-        server.dispatcher = { request in .text("echo \(request.method) \(request.path)") }
+        try await HTTPClient.withServer { server, session in
+            server.dispatcher = { request in .text("echo \(request.method) \(request.path)") }
 
-        let result = try await HTTPClient.get(server.url(for: "/x"), with: session)
+            let result = try await HTTPClient.get(server.url(for: "/x"), with: session)
 
-        #expect(result.body.text == "echo GET /x")
+            #expect(result.body.text == "echo GET /x")
+        }
     }
 
     @Test func usesQueuedResponsesBeforeTheDispatcher() async throws {
@@ -128,17 +122,15 @@ import FoundationNetworking
     }
 
     @Test func followsRedirectsToAnotherPath() async throws {
-        let server = try LoopbackServer()
-        defer { server.stop() }
-        let session = HTTPClient.makeSession()
-        defer { session.invalidateAndCancel() }
-        server.enqueue(.redirect(to: server.url(for: "/new")))
-        server.enqueue(.text("arrived"))
+        try await HTTPClient.withServer { server, session in
+            server.enqueue(.redirect(to: server.url(for: "/new")))
+            server.enqueue(.text("arrived"))
 
-        let result = try await HTTPClient.get(server.url(for: "/old"), with: session)
+            let result = try await HTTPClient.get(server.url(for: "/old"), with: session)
 
-        #expect(result.body.text == "arrived")
-        #expect(await server.takeRequest()?.path == "/old")
-        #expect(await server.takeRequest()?.path == "/new")
+            #expect(result.body.text == "arrived")
+            #expect(await server.takeRequest()?.path == "/old")
+            #expect(await server.takeRequest()?.path == "/new")
+        }
     }
 }

@@ -35,7 +35,7 @@ struct StubsTests {
 
     @Test func stubNetworkingAnswersEveryEndpointAtOnce() {
         let networking = stubNetworking(data: Data("body".utf8))
-        let endpoint = Endpoint(path: "/anything", baseURL: URL(string: "https://shop.test")!)
+        let endpoint = Endpoint(baseURL: URL(string: "https://shop.test")!, path: "/anything")
         #expect(networking(endpoint).result.flatMap { try? $0.get() } == Data("body".utf8))
     }
 
@@ -44,8 +44,8 @@ struct StubsTests {
             endpoint.path == "/ok" ? .success(Data("ok".utf8)) : .failure(HTTPStatusError(status: 404))
         }
         let base = URL(string: "https://shop.test")!
-        #expect(networking(Endpoint(path: "/ok", baseURL: base)).isPending == false)
-        let missing = networking(Endpoint(path: "/missing", baseURL: base)).result
+        #expect(networking(Endpoint(baseURL: base, path: "/ok")).isPending == false)
+        let missing = networking(Endpoint(baseURL: base, path: "/missing")).result
         if case .failure(let error as HTTPStatusError) = missing {
             #expect(error.status == 404)
         } else {

@@ -1,6 +1,7 @@
-import FunctionalNetworkingTesting
 import Futures
 import Testing
+
+@testable import FunctionalNetworkingTesting
 
 @Suite("TestClock")
 struct TestClockTests {
@@ -25,7 +26,7 @@ struct TestClockTests {
         #expect(woke.isPending)
         #expect(clock.sleeperCount == 1)
         clock.advance(by: .seconds(1))
-        try await woke.timeout(after: .seconds(5)).value
+        try await woke.timeout(after: .seconds(30)).value
         try await task.value
     }
 
@@ -58,7 +59,7 @@ struct TestClockTests {
         }
         try await clock.waitForSleepers(count: 2)
         #expect(clock.advanceToNextDeadline())
-        #expect(try await order.timeout(after: .seconds(5)).value == 1)
+        #expect(try await order.timeout(after: .seconds(30)).value == 1)
         #expect(clock.now.offset == .seconds(1))
         late.cancel()
         try await early.value

@@ -14,7 +14,7 @@ struct TransportTests {
         let server = try makeShopServer()
         defer { server.stop() }
         let session = makeTestSession()
-        let data = try await session.request(Endpoint(path: "/products/7", baseURL: server.baseURL)).value(within: .seconds(30))
+        let data = try await session.request(Endpoint(baseURL: server.baseURL, path: "/products/7")).value(within: .seconds(30))
         #expect(String(decoding: data, as: UTF8.self) == #"{"id":7,"name":"iPad Pro"}"#)
     }
 
@@ -23,7 +23,7 @@ struct TransportTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         server.enqueue(.json(#"{"message":"nope"}"#, status: status, headers: [.init("X-Trace", "abc")]))
-        let result = await makeTestSession().request(Endpoint(path: "/x", baseURL: server.baseURL)).result()
+        let result = await makeTestSession().request(Endpoint(baseURL: server.baseURL, path: "/x")).result()
         let error = try #require(result.failure as? HTTPStatusError)
         #expect(error.status == status)
         #expect(error.headers["x-trace"] == "abc")
@@ -35,23 +35,22 @@ struct TransportTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         server.enqueue(.json(#"{"id":7,"name":"#))
-        let future: Future<Product> = makeTestSession().request(Endpoint(path: "/products/7", baseURL: server.baseURL)).decoded()
+        let future: Future<Product> = makeTestSession().request(Endpoint(baseURL: server.baseURL, path: "/products/7")).decoded()
         let failure = try #require(await future.result().failure as? DecodingFailure)
         #expect(failure.typeName == "Product")
         #expect(failure.description.contains("not valid JSON"))
     }
 
     @Test func requestRejectsAnEndpointWithoutAURLWithInvalidURL() async {
-        let endpoint = Endpoint(scheme: "https", host: "", path: "/x")
+        let endpoint = Endpoint(destination: .server(scheme: "https", host: "", port: nil), path: "/x")
         let result = await URLSession.shared.request(endpoint).result()
         #expect(result.failure as? Endpoint.Error == .invalidURL)
     }
 
     @Test func connectionRefusedIsAURLError() async throws {
-        let server = try LoopbackServer()
-        let port = server.port
-        server.stop()
-        let endpoint = Endpoint(scheme: "http", host: "127.0.0.1", port: port, path: "/")
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let endpoint = Endpoint(destination: .server(scheme: "http", host: "127.0.0.1", port: refusing.port), path: "/")
         let result = await makeTestSession().request(endpoint).result()
         let error = try #require(result.failure as? URLError)
         #expect(error.code == .cannotConnectToHost)
@@ -60,7 +59,7 @@ struct TransportTests {
     @Test func aShortTimeoutMeetsAStallWithTimedOut() async throws {
         let server = try LoopbackServer { _ in .fault(.stall) }
         defer { server.stop() }
-        let endpoint = Endpoint(path: "/slow", timeout: 1, baseURL: server.baseURL)
+        let endpoint = Endpoint(baseURL: server.baseURL, path: "/slow", timeout: 1)
         let result = await makeTestSession().request(endpoint).result()
         #expect((result.failure as? URLError)?.code == .timedOut)
     }
@@ -68,7 +67,7 @@ struct TransportTests {
     @Test func cancellingMidFlightGivesCancellationErrorAfterTheServerSawTheRequest() async throws {
         let server = try LoopbackServer { _ in .fault(.stall) }
         defer { server.stop() }
-        let future = makeTestSession().request(Endpoint(path: "/slow", baseURL: server.baseURL))
+        let future = makeTestSession().request(Endpoint(baseURL: server.baseURL, path: "/slow"))
         let seen = await server.takeRequest(timeout: .seconds(30))
         #expect(seen?.path == "/slow")
         future.cancel()
@@ -78,7 +77,7 @@ struct TransportTests {
 
     @Test func urlSessionsOwnCancelledErrorIsReportedAsCancellationError() async {
         let transport = stubTransport { _ in throw URLError(.cancelled) }
-        let result = await networking(from: transport)(Endpoint(path: "/", baseURL: URL(string: "https://shop.test")!)).result()
+        let result = await networking(from: transport)(Endpoint(baseURL: URL(string: "https://shop.test")!, path: "/")).result()
         #expect(result.failure is CancellationError)
     }
 
@@ -87,7 +86,7 @@ struct TransportTests {
         defer { server.stop() }
         let session = makeTestSession()
         let futures = (0..<200).map { index in
-            session.request(Endpoint(path: "/products/\(index % 9 + 1)", baseURL: server.baseURL))
+            session.request(Endpoint(baseURL: server.baseURL, path: "/products/\(index % 9 + 1)"))
         }
         let bodies = try await Future.all(futures).value(within: .seconds(60))
         #expect(bodies.count == 200)
@@ -96,7 +95,7 @@ struct TransportTests {
 
     @Test func networkingFromATransportChecksTheStatus() async {
         let transport = stubTransport(data: Data("gone".utf8), status: 410)
-        let result = await networking(from: transport)(Endpoint(path: "/", baseURL: URL(string: "https://shop.test")!)).result()
+        let result = await networking(from: transport)(Endpoint(baseURL: URL(string: "https://shop.test")!, path: "/")).result()
         #expect((result.failure as? HTTPStatusError)?.status == 410)
     }
 
@@ -110,7 +109,7 @@ struct TransportTests {
     }
 }
 
-@Suite("URLSession.redirectGuarded")
+@Suite("Redirects across origins")
 struct RedirectGuardTests {
     @Test func credentialsDoNotFollowARedirectToAnotherOrigin() async throws {
         let other = try LoopbackServer { request in

@@ -136,6 +136,25 @@ struct FutureTests {
         #expect(weakCapture == nil)
     }
 
+    @Test func freedFuturesReleaseTheirValuesSmallAndLarge() {
+        weak var weakSmall: Box?
+        weak var weakLarge: Box?
+        do {
+            let small = Box()
+            let large = Box()
+            let smallFuture = Promise<Box>()
+            // More than fits the future's own storage, so it is kept apart.
+            let largeFuture = Future(value: (large, 1, 2, 3, 4, 5, 6, 7, 8))
+            smallFuture.resolve(with: small)
+            weakSmall = small
+            weakLarge = large
+            #expect(smallFuture.result?.success === small)
+            #expect(largeFuture.result.flatMap { try? $0.get().0 } === large)
+        }
+        #expect(weakSmall == nil)
+        #expect(weakLarge == nil)
+    }
+
     @Test func cancelledChainsFreeTheirFuturesAndClosures() {
         weak var weakSource: Promise<Int>?
         weak var weakDerived: Future<Int>?

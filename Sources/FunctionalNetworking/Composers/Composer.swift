@@ -29,26 +29,94 @@ import FoundationNetworking
 ///
 /// ## The order of a stack
 ///
-/// Stack composers with ``compose(_:with:)-9ndyr`` or `URLSession.transport(with:)`. **The first
-/// composer in the list sees each request first and its response last**; the transport you
-/// start from (URLSession) is the innermost:
+/// Name the parts you want; the stack puts them in order. Every composer carries its
+/// ``Place``, and `URLSession.transport(with:)` and ``compose(_:with:)-9ndyr`` sort the composers by
+/// place (a stable sort: two of the same place keep the order you listed them in), so the
+/// order you list them in does not matter:
 ///
 /// ```swift
 /// let transport = URLSession.shared.transport(with:
-///     .logged(to: log),        // sees the request first, as the caller sent it
+///     .retry(),
+///     .validatingStatus(),
 ///     .authenticated(by: auth),
-///     .retry(),                // each retry is authenticated and logged once, above
-///     .validatingStatus()      // turns a non-2xx response into an error for retry to see
+///     .logged(to: log)
 /// )
+/// // Runs as: logged → validatingStatus → retry → authenticated → URLSession.
 /// ```
+///
+/// Composers that know their place, rather than a configuration with a named field per part,
+/// keep the functional form: a stack is still a list of functions from transport to
+/// transport, your own composer is still one closure, and adding a part to the package adds
+/// a factory, not a field.
+///
+/// The order, outermost (sees the request first and the response last) to innermost, and the
+/// reason for each position:
+///
+/// 1. ``Place/numbering`` — ``numbered()`` sets the request's id and number for the duration
+///    of the call below it, so everything that reads them (cancellation, logging, metrics)
+///    sits below it.
+/// 2. ``Place/cancellation`` — ``cancellable(in:)`` reads that id; above the rest, so that
+///    cancelling a call stops its retries, back-off waits and refresh waits too.
+/// 3. ``Place/logging`` — ``logged(to:level:redaction:clock:)`` writes one pair of records per
+///    call, as the caller sent it and as the caller receives it (errors included).
+/// 4. ``Place/metrics`` — ``metrics(to:redaction:clock:)`` measures, like logging, what the caller sees.
+/// 5. ``Place/statusValidation`` — ``validatingStatus(_:)`` is the one place where a status
+///    becomes an ``HTTPStatusError``. Everything below it sees statuses as responses: retry
+///    decides on a 503 by its status, authentication sees a 401 as a response, the cache keeps
+///    only what it may. Everything above it, and the caller, sees the same error whatever
+///    happened below.
+/// 6. ``Place/retry`` — ``retry(_:clock:)`` sits above authentication, so that each attempt
+///    reads the credential again (a refreshed token is used at once); above the time limit,
+///    so that the limit applies to each attempt; above the cache and de-duplication, so that
+///    an attempt may be answered from the cache or join a call in flight; above throttling,
+///    so that a back-off wait holds no slot.
+/// 7. ``Place/timeout`` — ``timeout(after:clock:)`` limits each attempt, and sits above
+///    authentication so that it bounds the wait for a credential refresh as well, and above
+///    throttling so that time spent waiting for a slot counts.
+/// 8. ``Place/authentication`` — ``authenticated(by:)`` adds the credential before the cache
+///    and de-duplication look at the request, so they tell users apart and never serve one
+///    user's response to another.
+/// 9. ``Place/custom`` — your own composers, and ``modifyingRequest(_:)``, unless you give
+///    them another place: below authentication, so that a composer that signs the request sees
+///    its credential; above the cache and de-duplication, so that the headers they add
+///    (an API key, say) tell requests apart there.
+/// 10. ``Place/cache`` — ``cached(in:)`` answers a repeated `GET` before any work below it is
+///     done; concurrent misses for one request share one call, and its answer is stored
+///     before any later request can miss.
+/// 11. ``Place/deduplication`` — ``deduplicated(matching:includingUnsafeMethods:)`` merges
+///     concurrent identical requests below the cache, keyed per credential, so they take one
+///     throttle slot.
+/// 12. ``Place/throttling`` — ``throttled(maxConcurrent:perHost:)`` counts only the calls that
+///     really go upstream.
+/// 13. ``Place/delay`` — ``delayed(by:clock:)`` stands for a slow network, right above the
+///     session, holding its throttle slot as a slow request would.
+///
+/// ## A stack in your own order
+///
+/// ``stack(_:)`` keeps the order you list, for the rare stack that needs another one (logging
+/// each attempt below retry, say). It refuses an order known to misbehave — numbering below
+/// what reads the numbers, the cache or de-duplication above authentication, retry below
+/// authentication, status validation below retry or authentication, throttling above retry —
+/// by throwing an ``OrderError`` that says which two composers are the wrong way round and
+/// why. It never stops the program.
 public struct Composer: Sendable {
     private let wrap: @Sendable (@escaping Transport) -> Transport
 
+    /// Where this composer goes in a stack; see ``Place``.
+    public let place: Place
+
     /// Creates a composer from the function that wraps the next transport.
     ///
-    /// - Parameter wrap: Given the transport below this composer (`next`), returns the
-    ///   transport that callers above it use.
-    public init(_ wrap: @escaping @Sendable (_ next: @escaping Transport) -> Transport) {
+    /// - Parameters:
+    ///   - place: Where it goes in a stack; ``Place/custom`` by default (below authentication,
+    ///     above the cache).
+    ///   - wrap: Given the transport below this composer (`next`), returns the transport that
+    ///     callers above it use.
+    public init(
+        at place: Place = .custom,
+        _ wrap: @escaping @Sendable (_ next: @escaping Transport) -> Transport
+    ) {
+        self.place = place
         self.wrap = wrap
     }
 
@@ -62,9 +130,28 @@ public struct Composer: Sendable {
         Composer { $0 }
     }
 
-    /// One composer made of `composers`, the first outermost (it sees requests first).
-    public static func stack(_ composers: [Composer]) -> Composer {
-        Composer { next in
+    /// One composer made of `composers` in the order listed, the first outermost (it sees
+    /// requests first).
+    ///
+    /// ```swift
+    /// // Log every attempt, not every call: logging below retry.
+    /// let perAttempt = try Composer.stack([.retry(), .logged(to: log)])
+    /// let transport = perAttempt.wrapping(URLSession.shared.transport)
+    /// ```
+    ///
+    /// - Parameter composers: The composers, outermost first.
+    /// - Returns: The stack as one composer, whose place is that of its first composer.
+    /// - Throws: ``OrderError`` when two of them are in an order known to misbehave.
+    public static func stack(_ composers: [Composer]) throws(OrderError) -> Composer {
+        if let error = OrderError.first(in: composers.map(\.place)) {
+            throw error
+        }
+        return unchecked(composers)
+    }
+
+    /// `composers` in the order listed, unchecked.
+    static func unchecked(_ composers: [Composer]) -> Composer {
+        Composer(at: composers.first?.place ?? .custom) { next in
             // A plain loop: a generic `reduce` stores the transports through re-abstraction
             // thunks, which every request then runs through (two allocations per request for
             // eight composers, measured by the benchmark package).
@@ -75,67 +162,28 @@ public struct Composer: Sendable {
             return transport
         }
     }
+
+    /// `composers` sorted by place, two of one place in the order listed.
+    static func ordered(_ composers: [Composer]) -> Composer {
+        let sorted = composers.enumerated()
+            .sorted { ($0.element.place, $0.offset) < ($1.element.place, $1.offset) }
+            .map(\.element)
+        return unchecked(sorted)
+    }
 }
 
-/// Wraps `base` in `composers`. The first composer sees each request first and each response
-/// last; `base` sends the request.
+/// Wraps `base` in `composers`, each at its ``Composer/place``, whatever order they are listed
+/// in; `base` sends the request.
 ///
 /// ```swift
-/// let transport = compose(URLSession.shared.transport, with: .retry(), .validatingStatus())
+/// let transport = compose(URLSession.shared.transport, with: .validatingStatus(), .retry())
 /// ```
 public func compose(_ base: @escaping Transport, with composers: Composer...) -> Transport {
-    Composer.stack(composers).wrapping(base)
+    Composer.ordered(composers).wrapping(base)
 }
 
-/// Wraps `base` in `composers`, the first outermost.
+/// Wraps `base` in `composers`, each at its ``Composer/place``, whatever order they are listed
+/// in.
 public func compose(_ base: @escaping Transport, with composers: [Composer]) -> Transport {
-    Composer.stack(composers).wrapping(base)
-}
-
-extension URLSession {
-    /// This session's ``transport`` wrapped in `composers`, the first outermost.
-    ///
-    /// ```swift
-    /// let networking = networking(from: URLSession.shared.transport(with: .retry(), .validatingStatus()))
-    /// ```
-    public func transport(with composers: Composer...) -> Transport {
-        Composer.stack(composers).wrapping(transport)
-    }
-}
-
-extension Composer {
-    /// Changes every request before passing it on — the seed's request modifier as a composer.
-    ///
-    /// ```swift
-    /// let transport = URLSession.shared.transport(with: .modifyingRequest(bearerTokenModifier(token)))
-    /// ```
-    ///
-    /// - Parameter modify: Returns the request to send; throwing stops the request.
-    public static func modifyingRequest(
-        _ modify: @escaping @Sendable (URLRequest) throws -> URLRequest
-    ) -> Composer {
-        Composer { next in
-            { request in try await next(modify(request)) }
-        }
-    }
-
-    /// Turns a response whose status is not in `acceptable` into an ``HTTPStatusError``
-    /// carrying the status, headers and body.
-    ///
-    /// Put it below ``retry(_:clock:)`` so that retry sees failed statuses as errors:
-    ///
-    /// ```swift
-    /// URLSession.shared.transport(with: .retry(), .validatingStatus())
-    /// ```
-    ///
-    /// - Parameter acceptable: The statuses that pass; 200–299 by default.
-    public static func validatingStatus(_ acceptable: Range<Int> = HTTPStatusError.successStatuses) -> Composer {
-        Composer { next in
-            { request in
-                let (data, response) = try await next(request)
-                try HTTPStatusError.check(response, data: data, acceptable: acceptable)
-                return (data, response)
-            }
-        }
-    }
+    Composer.ordered(composers).wrapping(base)
 }

@@ -213,10 +213,7 @@ public struct Service: Sendable {
     /// A new endpoint on this service: its destination, its path segments then
     /// `pathComponents`, and its default headers.
     func endpoint(method: HTTPMethod, pathComponents: [any CustomStringConvertible]) -> Endpoint {
-        Endpoint(
-            method: method, destination: destination, pathComponents: self.pathComponents,
-            headers: defaultHeaders
-        )
-        .appending(pathComponents: pathComponents.map(\.description))
+        Endpoint(method: method, destination: destination, headers: defaultHeaders)
+            .appending(pathComponents: self.pathComponents + pathComponents.map(\.description))
     }
 }

@@ -82,7 +82,10 @@ struct ConnectionHandler {
                 for: response, keepAlive: keepAlive, announceKeepAlive: keepAlive && head.version == "HTTP/1.0"
             )
             do {
-                if let throttle = response.throttle, !body.isEmpty {
+                if response.repetition != .once, sendsBody {
+                    try writeRepeated(head: responseHead, body: body, repetition: response.repetition, pause: response.throttle?.period)
+                    return .closeGracefully
+                } else if let throttle = response.throttle, !body.isEmpty {
                     try writeThrottled(head: responseHead, body: body, throttle: throttle)
                 } else {
                     try io.write(responseHead + body)  // One buffer, one send: no Nagle stall.
@@ -104,6 +107,32 @@ struct ConnectionHandler {
             let end = min(offset + sliceSize, body.count)
             try io.write(Array(body[offset..<end]))
             offset = end
+        }
+    }
+
+    /// Writes the head, then the body as many times as `repetition` says (as chunks, forever,
+    /// for ``LoopbackServer/Repetition/forever``), until the client or the server stops it.
+    private func writeRepeated(
+        head: [UInt8], body: [UInt8], repetition: LoopbackServer.Repetition, pause: Duration?
+    ) throws(ConnectionError) {
+        try io.write(head)
+        switch repetition {
+        case .once:
+            try io.write(body)
+        case .times(let count):
+            for _ in 0..<max(0, count) {
+                guard !core.wake.isSignalled else { throw .stopped }
+                if let pause { guard core.wake.sleep(for: pause) else { throw .stopped } }
+                try io.write(body)
+            }
+        case .forever:
+            guard !body.isEmpty else { return try io.write(Array("0\r\n\r\n".utf8)) }
+            let chunk = Array((String(body.count, radix: 16) + "\r\n").utf8) + body + Array("\r\n".utf8)
+            while !core.wake.isSignalled {
+                if let pause { guard core.wake.sleep(for: pause) else { throw .stopped } }
+                try io.write(chunk)
+            }
+            throw .stopped
         }
     }
 

@@ -23,7 +23,11 @@ enum ResponseSerializer {
         for header in response.headers where !managedHeaders.contains(where: header.hasName) {
             text += "\(sanitized(header.name)): \(sanitized(header.value))\r\n"
         }
-        text += "Content-Length: \(response.body.count)\r\n"
+        switch response.repetition {
+        case .once: text += "Content-Length: \(response.body.count)\r\n"
+        case .times(let count): text += "Content-Length: \(response.body.count * max(0, count))\r\n"
+        case .forever: text += "Transfer-Encoding: chunked\r\n"
+        }
         if !keepAlive {
             text += "Connection: close\r\n"
         } else if announceKeepAlive {

@@ -36,6 +36,9 @@ extension ServerCore {
                 if !condition.wait(until: deadline) { break }
             }
         }
+        // Nothing answers any more: let go of what the server held, so that servers whose
+        // dispatchers refer to each other are freed once stopped.
+        withExtendedLifetime(takeRoutes()) {}  // released outside the lock
     }
 
     /// Runs `body` on a new thread unless the server is stopping.

@@ -56,6 +56,18 @@ final class ServerCore: @unchecked Sendable {
         set { locked { dispatcher = newValue } }
     }
 
+    /// Removes the dispatcher and the queued responses and gives them back, for the caller to
+    /// release outside the lock.
+    func takeRoutes() -> (LoopbackServer.Dispatcher?, [Response]) {
+        locked {
+            defer {
+                dispatcher = nil
+                queue.removeAll()
+            }
+            return (dispatcher, queue)
+        }
+    }
+
     /// Removes and reports a queued `closeAtStart` response at the head of the queue.
     func takeQueuedCloseAtStart() -> Bool {
         locked {

@@ -32,6 +32,18 @@ struct CallbackRunner: ~Copyable {
         return next
     }
 
+    /// Runs the callbacks of `future`, which has just completed, and of every future they
+    /// complete, without recursion: ``drain(_:)`` for a future of a known type, which calls
+    /// its callbacks directly.
+    @usableFromInline
+    static func drain<Value>(completed future: Future<Value>) {
+        var runner = CallbackRunner()
+        future.runCallbacks(into: &runner)
+        while let next = runner.pop() {
+            next.runCallbacks(into: &runner)
+        }
+    }
+
     /// Runs the callbacks of `first` and of every future they complete, without recursion.
     @usableFromInline
     static func drain(_ first: any PendingCallbacks) {

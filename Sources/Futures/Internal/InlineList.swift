@@ -5,18 +5,45 @@
 @usableFromInline
 struct InlineList<Element> {
     @usableFromInline var first: Element?
-    @usableFromInline var rest: [Element] = []
+    @usableFromInline var rest: [Element]
+    /// Whether ``first`` is set: a plain flag, because testing the optional element copies it
+    /// (a retain and a release of what it holds).
+    @usableFromInline var hasElements: Bool
 
-    @inlinable init() {}
+    // Set here rather than by default values, which would be compiled into functions of their
+    // own that the inlined initialiser calls.
+    @inlinable init() {
+        first = nil
+        rest = []
+        hasElements = false
+    }
 
-    @inlinable var isEmpty: Bool { first == nil }
+    @inlinable var isEmpty: Bool { !hasElements }
 
     @inlinable mutating func append(_ element: Element) {
-        if first == nil {
+        if !hasElements {
             first = element
+            hasElements = true
         } else {
+            if rest.isEmpty {
+                // Room for a few at once: growing one by one would reallocate at 1, 2 and 4.
+                rest.reserveCapacity(4)
+            }
             rest.append(element)
         }
+    }
+
+    /// Takes every element out, leaving the list empty; the rest is `nil` when there is none,
+    /// so that an entry with one element touches no array.
+    @inlinable mutating func takeAll() -> (first: Element?, rest: [Element]?) {
+        hasElements = false
+        let taken = first.take()
+        guard !rest.isEmpty else {
+            return (taken, nil)
+        }
+        let others = rest
+        rest = []
+        return (taken, others)
     }
 
     /// Returns the elements and leaves the list empty.

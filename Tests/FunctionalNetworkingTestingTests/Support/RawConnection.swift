@@ -66,7 +66,7 @@ final class RawConnection {
 
     /// Reads one response framed by Content-Length (the server always sends one).
     /// Pass `hasBody: false` for the answer to a HEAD request.
-    func readResponse(timeout: Duration = .seconds(5), hasBody: Bool = true) throws -> Response {
+    func readResponse(timeout: Duration = .seconds(30), hasBody: Bool = true) throws -> Response {
         let deadline = ContinuousClock.now + timeout
         let separator = Data("\r\n\r\n".utf8)
         var headEnd = buffer.range(of: separator)
@@ -97,7 +97,7 @@ final class RawConnection {
     }
 
     /// Reads a bodyless interim response (e.g. `100 Continue`) and returns its status line.
-    func readInterimResponse(timeout: Duration = .seconds(5)) throws -> String {
+    func readInterimResponse(timeout: Duration = .seconds(30)) throws -> String {
         let deadline = ContinuousClock.now + timeout
         let separator = Data("\r\n\r\n".utf8)
         while buffer.range(of: separator) == nil {
@@ -110,7 +110,7 @@ final class RawConnection {
     }
 
     /// Reads until the server closes; returns everything received.
-    func readUntilClosed(timeout: Duration = .seconds(5)) throws -> Data {
+    func readUntilClosed(timeout: Duration = .seconds(30)) throws -> Data {
         let deadline = ContinuousClock.now + timeout
         while try readMore(until: deadline) {}
         defer { buffer.removeAll() }

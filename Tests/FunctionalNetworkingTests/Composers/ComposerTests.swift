@@ -8,16 +8,8 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Records the order in which composers see requests and responses.
-final class Trace: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [String] = []
-    func append(_ entry: String) { lock.withLock { entries.append(entry) } }
-    var values: [String] { lock.withLock { entries } }
-}
-
 extension Composer {
-    static func tracing(_ name: String, into trace: Trace) -> Composer {
+    static func tracing(_ name: String, into trace: Collected<String>) -> Composer {
         Composer { next in
             { request in
                 trace.append("\(name) request")
@@ -33,8 +25,8 @@ extension Composer {
 struct ComposerTests {
     let request = URLRequest(url: URL(string: "https://shop.test/products")!)
 
-    @Test func theFirstComposerSeesTheRequestFirstAndTheResponseLast() async throws {
-        let trace = Trace()
+    @Test func composersOfOnePlaceRunInTheOrderListedTheFirstOutermost() async throws {
+        let trace = Collected<String>()
         let base = stubTransport { request in
             trace.append("base")
             return (Data(), stubResponse(for: request))
@@ -44,12 +36,65 @@ struct ComposerTests {
         #expect(trace.values == ["a request", "b request", "c request", "base", "c response", "b response", "a response"])
     }
 
-    @Test func stackIsTheSameAsListingTheComposers() async throws {
-        let trace = Trace()
+    @Test func composeOrdersComposersByPlaceWhateverTheOrderListed() async throws {
+        let trace = Collected<String>()
         let base = stubTransport(data: Data())
-        let stacked = Composer.stack([.tracing("a", into: trace), .tracing("b", into: trace)])
-        _ = try await compose(base, with: stacked, .tracing("c", into: trace))(request)
-        #expect(trace.values == ["a request", "b request", "c request", "c response", "b response", "a response"])
+        let late = Composer(at: .throttling, Composer.tracing("throttling", into: trace).wrapping)
+        let early = Composer(at: .numbering, Composer.tracing("numbering", into: trace).wrapping)
+        let middle = Composer.tracing("custom", into: trace)
+        _ = try await compose(base, with: late, middle, early)(request)
+        #expect(trace.values.prefix(3) == ["numbering request", "custom request", "throttling request"])
+    }
+
+    @Test func everyBuiltInComposerKnowsItsPlace() {
+        let cache = ResponseCache()
+        let places: [Composer.Place] = [
+            Composer.numbered(), .cancellable(in: CancellationScope()), .logged(to: { _ in }),
+            .metrics(to: { _ in }), .validatingStatus(), .retry(), .timeout(after: .seconds(1)),
+            .authenticated(by: Authenticator(store: CredentialStore(), allowedOrigins: [])),
+            .modifyingRequest { $0 }, .cached(in: cache), .deduplicated(), .throttled(maxConcurrent: 1),
+            .delayed(by: .zero),
+        ].map(\.place)
+        #expect(places == Composer.Place.allCases)
+    }
+
+    @Test func stackKeepsTheOrderListed() async throws {
+        let trace = Collected<String>()
+        let base = stubTransport(data: Data())
+        let late = Composer(at: .throttling, Composer.tracing("throttling", into: trace).wrapping)
+        let stacked = try Composer.stack([late, .tracing("custom", into: trace)])
+        _ = try await stacked.wrapping(base)(request)
+        #expect(trace.values == ["throttling request", "custom request", "custom response", "throttling response"])
+    }
+
+    @Test func stackRefusesTheCacheAboveAuthenticationInWords() throws {
+        let auth = Authenticator(store: CredentialStore(), allowedOrigins: [])
+        let error = #expect(throws: Composer.OrderError.self) {
+            try Composer.stack([.logged(to: { _ in }), .cached(in: ResponseCache()), .authenticated(by: auth)])
+        }
+        #expect(error?.upper == .cache && error?.lower == .authentication)
+        #expect(error?.description.contains("one user's response to another") == true)
+    }
+
+    @Test(arguments: [
+        (Composer.Place.logging, Composer.Place.numbering),
+        (.deduplication, .authentication),
+        (.authentication, .retry),
+        (.retry, .statusValidation),
+        (.authentication, .statusValidation),
+        (.throttling, .retry),
+    ])
+    func stackRefusesEachKnownBadOrder(upper: Composer.Place, lower: Composer.Place) throws {
+        let error = #expect(throws: Composer.OrderError.self) {
+            try Composer.stack([.init(at: upper) { $0 }, .init(at: lower) { $0 }])
+        }
+        #expect(error?.description.hasPrefix("\(upper) is listed above \(lower)") == true)
+        #expect(try Composer.stack([.init(at: lower) { $0 }, .init(at: upper) { $0 }]).place == lower)
+    }
+
+    @Test func stackAcceptsAnUnusualOrderThatIsNotKnownToMisbehave() throws {
+        // Logging below retry (one pair of records per attempt) and a time limit on all attempts.
+        _ = try Composer.stack([.timeout(after: .seconds(5)), .retry(), .logged(to: { _ in })])
     }
 
     @Test func identityChangesNothing() async throws {

@@ -23,7 +23,7 @@ struct DeclarativeErrorTests {
 
     @Test func anInvalidValueAtTheTopLevelSaysSo() {
         #expect {
-            _ = try Endpoint(path: "/", baseURL: URL(string: "https://example.com")!).body(json: Double.nan)
+            _ = try Endpoint(baseURL: URL(string: "https://example.com")!, path: "/").body(json: Double.nan)
         } throws: { error in
             guard case DeclarativeError.bodyNotEncodable(let type, let reason) = error else { return false }
             return type == "Double" && reason.contains("the top level")
@@ -32,7 +32,7 @@ struct DeclarativeErrorTests {
 
     @Test func anErrorThrownByAValuesOwnEncodeIsReportedInItsOwnWords() {
         #expect {
-            try Endpoint(path: "/", baseURL: URL(string: "https://example.com")!).body(json: Failing())
+            try Endpoint(baseURL: URL(string: "https://example.com")!, path: "/").body(json: Failing())
         } throws: { error in
             error as? DeclarativeError
                 == .bodyNotEncodable(type: "Failing", reason: "the value refuses to be encoded")

@@ -10,9 +10,8 @@ struct EndpointDeclarativeTests {
     }
 
     private let base = Endpoint(
-        method: .post, path: "/readings", queryItems: [URLQueryItem(name: "v", value: "1")],
-        headers: ["Accept": "text/plain", "X-Keep": "kept"], baseURL: URL(string: "https://lab.example.com")!
-    )
+        method: .post, baseURL: URL(string: "https://lab.example.com")!, path: "/readings",
+        queryItems: [URLQueryItem(name: "v", value: "1")], headers: ["Accept": "text/plain", "X-Keep": "kept"])
 
     @Test func headersReplaceFieldsOfTheNamesWrittenAndKeepTheOthers() {
         let endpoint = base.headers {

@@ -111,7 +111,7 @@ struct HeadersBuilderTests {
     }
 
     @Test func builtHeadersWithANewlineAreRejectedWhenTheRequestIsMade() {
-        let endpoint = Endpoint(path: "/x", baseURL: URL(string: "https://example.com")!).headers {
+        let endpoint = Endpoint(baseURL: URL(string: "https://example.com")!, path: "/x").headers {
             Header("X-Note", "hello\r\nX-Injected: 1")
         }
         #expect(throws: Endpoint.Error.invalidHeader(name: "X-Note")) { try endpoint.urlRequest() }

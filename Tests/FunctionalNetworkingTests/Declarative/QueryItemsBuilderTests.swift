@@ -48,7 +48,7 @@ struct QueryItemsBuilderTests {
     @Test func aNameAloneIsAFlagSentWithoutAnEqualsSign() throws {
         let built = items { Query("verbose") }
         #expect(built == [URLQueryItem(name: "verbose", value: nil)])
-        let endpoint = Endpoint(path: "/search", baseURL: URL(string: "https://example.com")!).queryItems {
+        let endpoint = Endpoint(baseURL: URL(string: "https://example.com")!, path: "/search").queryItems {
             Query("verbose")
             Query("q", "a")
         }
@@ -103,7 +103,7 @@ struct QueryItemsBuilderTests {
     }
 
     @Test func builtItemsArePercentEncodedStrictlyInTheURL() throws {
-        let endpoint = Endpoint(path: "/search", baseURL: URL(string: "https://example.com")!).queryItems {
+        let endpoint = Endpoint(baseURL: URL(string: "https://example.com")!, path: "/search").queryItems {
             Query("q", "a+b & c=d")
             Query("é", "✓")
         }

@@ -138,7 +138,7 @@ struct ServiceTests {
     @Test func networkingDoesNotAddDefaultHeadersToEndpointsMadeElsewhere() async throws {
         let service = Service(baseURL: URL(string: "https://api.example.com")!, defaultHeaders: ["Authorization": "Bearer secret"])
         let networking = service.networking(using: echo)
-        let elsewhere = Endpoint(path: "/x", baseURL: URL(string: "https://other.example.com")!)
+        let elsewhere = Endpoint(baseURL: URL(string: "https://other.example.com")!, path: "/x")
 
         #expect(try await text(networking(elsewhere)) == "- -")
         #expect(try await text(networking(.get("x", from: service))) == "- Bearer secret")

@@ -46,15 +46,8 @@ fileprivate func makeProtectedServer(valid: String) throws -> LoopbackServer {
 
 /// A server that answers with the `Authorization` header it received, or "-".
 fileprivate func makeAuthorizationEchoServer() throws -> LoopbackServer {
-    try LoopbackServer { request in .text(request.header("Authorization") ?? "-") }
-}
-
-/// Counts calls from any thread.
-fileprivate final class CallCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
+    // Fresh for a minute, so that a cache keeps it.
+    try LoopbackServer { request in .text(request.header("Authorization") ?? "-", headers: [.init("Cache-Control", "max-age=60")]) }
 }
 
 /// Keeps the last text given, from any thread.
@@ -85,7 +78,7 @@ struct AuthenticationSamplesTests {
         defer { server.stop() }
         let apiURL = server.baseURL
         let store = CredentialStore(.bearer("stale"))
-        let refreshes = CallCount()
+        let refreshes = Counter()
         @Sendable func renewToken() async throws -> String {
             refreshes.increment()
             return "fresh"
@@ -96,7 +89,7 @@ struct AuthenticationSamplesTests {
             allowedOrigins: [Origin(url: apiURL)!],
             refresh: { stale in .bearer(try await renewToken()) }
         )
-        let transport = URLSession.redirectGuarded().transport(
+        let transport = URLSession.shared.transport(
             with:
                 .authenticated(by: auth),
             .retry(),
@@ -113,7 +106,7 @@ struct AuthenticationSamplesTests {
     @Test func requestsThatMeetA401TogetherShareOneRefresh() async throws {
         let server = try makeProtectedServer(valid: "fresh")
         defer { server.stop() }
-        let refreshes = CallCount()
+        let refreshes = Counter()
         let gate = Promise<Void>()
         let auth = Authenticator(
             store: CredentialStore(.bearer("stale")),
@@ -141,7 +134,7 @@ struct AuthenticationSamplesTests {
         let server = try makeProtectedServer(valid: "never")
         defer { server.stop() }
         let apiURL = server.baseURL
-        let refreshes = CallCount()
+        let refreshes = Counter()
         let auth = Authenticator(
             store: CredentialStore(.bearer("t0")),
             allowedOrigins: [Origin(url: apiURL)!],
@@ -150,7 +143,7 @@ struct AuthenticationSamplesTests {
                 return .bearer("t\(refreshes.value)")
             }
         )
-        let transport = URLSession.redirectGuarded().transport(
+        let transport = URLSession.shared.transport(
             with:
                 .authenticated(by: auth),
             .retry(),
@@ -177,6 +170,72 @@ struct AuthenticationSamplesTests {
         #expect(refreshes.value == 3)
     }
 
+    @Test func severalUsersNeverShareAnswersAndASignOutFreesTheCache() async throws {
+        let server = try makeAuthorizationEchoServer()
+        defer { server.stop() }
+        let store = CredentialStore(.bearer("ada"))
+        let auth = Authenticator(store: store, allowedOrigins: [Origin(url: server.baseURL)!])
+        let session = makeTestSession()
+
+        let cache = ResponseCache(cookieStorage: session.configuration.httpCookieStorage)
+        cache.removesResponses(ofCredentialsReplacedIn: store)
+        let transport = session.transport(
+            with:
+                .timeout(after: .seconds(10)),
+            .authenticated(by: auth),
+            .cached(in: cache),
+            .deduplicated(),
+            .retry(),
+            .validatingStatus()
+        )
+
+        let me = URLRequest(url: server.url(for: "/me"))
+        #expect(try await withDocSampleTimeLimit { try await transport(me).0 } == Data("Bearer ada".utf8))
+        #expect(try await withDocSampleTimeLimit { try await transport(me).0 } == Data("Bearer ada".utf8))
+        #expect(cache.count == 1)
+
+        await store.store(nil)  // signed out: a refresh under way is abandoned, the cached answers freed
+
+        #expect(cache.count == 0)
+        #expect(try await withDocSampleTimeLimit { try await transport(me).0 } == Data("-".utf8))
+        await store.store(.bearer("bob"))
+        #expect(try await withDocSampleTimeLimit { try await transport(me).0 } == Data("Bearer bob".utf8))
+        #expect(server.requestCount == 3)
+    }
+
+    @Test func aHeaderOfYourOwnCountsAsACredential() async throws {
+        let cache = ResponseCache(credentials: .default.redactingHeaders("X-Session"))
+        let deduplicator = RequestDeduplicator(credentials: .default.redactingHeaders("X-Session"))
+
+        let calls = Counter()
+        let upstream: Transport = { request in
+            calls.increment()
+            let response = stubResponse(for: request, headers: ["Cache-Control": "max-age=60"])
+            return (Data((request.value(forHTTPHeaderField: "X-Session") ?? "-").utf8), response)
+        }
+        let transport = compose(upstream, with: .cached(in: cache), .deduplicated(by: deduplicator))
+        for user in ["ada", "bob", "ada"] {
+            var request = URLRequest(url: URL(string: "https://shop.test/me")!)
+            request.setValue(user, forHTTPHeaderField: "X-Session")
+            #expect(try await transport(request).0 == Data(user.utf8))
+        }
+        #expect(calls.value == 2)
+    }
+
+    @Test func theDefaultRedactionAndCallerNamedSecretsAreHiddenFromLogs() async throws {
+        let lines = Collected<String>()
+        let redaction = Redaction.default.redactingHeaders("X-Session").redactingQueryItems("ticket")
+        let logging = Composer.logged(to: { record in lines.append(record.message) }, redaction: redaction)
+
+        let transport = compose(stubTransport(data: Data("ok".utf8)), with: logging)
+        var request = URLRequest(url: URL(string: "https://ann:pw-s3cret@shop.test/a?ticket=t-s3cret&access_token=a-s3cret&page=2")!)
+        request.setValue("x-s3cret", forHTTPHeaderField: "X-Session")
+        _ = try await transport(request)
+        #expect(lines.values.count == 2)
+        #expect(lines.values.allSatisfy { !$0.contains("s3cret") })
+        #expect(lines.values.last?.contains("ticket=<redacted>&access_token=<redacted>&page=2") == true)
+    }
+
     @Test func originsAreSchemeHostAndPort() {
         let api = Origin(url: URL(string: "https://api.shop.example")!)!  // https, port 443 implied
         let staging = Origin(scheme: "https", host: "staging.shop.example", port: 8443)
@@ -191,7 +250,7 @@ struct AuthenticationSamplesTests {
         let elsewhere = try makeAuthorizationEchoServer()
         defer { elsewhere.stop() }
         let auth = Authenticator(store: CredentialStore(.bearer("s3cr3t")), allowedOrigins: [Origin(url: api.baseURL)!])
-        let transport = URLSession.redirectGuarded().transport(with: .authenticated(by: auth))
+        let transport = URLSession.shared.transport(with: .authenticated(by: auth))
         let toAPI = try await withDocSampleTimeLimit { try await transport(URLRequest(url: api.url(for: "/me"))).0 }
         let toElsewhere = try await withDocSampleTimeLimit { try await transport(URLRequest(url: elsewhere.url(for: "/me"))).0 }
         #expect(String(decoding: toAPI, as: UTF8.self) == "Bearer s3cr3t")
@@ -211,7 +270,7 @@ struct AuthenticationSamplesTests {
         }
         defer { api.stop() }
         let auth = Authenticator(store: CredentialStore(.bearer("s3cr3t")), allowedOrigins: [Origin(url: api.baseURL)!])
-        let transport = URLSession.redirectGuarded().transport(with: .authenticated(by: auth))
+        let transport = URLSession.shared.transport(with: .authenticated(by: auth))
         let away = try await withDocSampleTimeLimit { try await transport(URLRequest(url: api.url(for: "/away"))).0 }
         let here = try await withDocSampleTimeLimit { try await transport(URLRequest(url: api.url(for: "/here"))).0 }
         #expect(String(decoding: away, as: UTF8.self) == "-")
@@ -231,7 +290,7 @@ struct AuthenticationSamplesTests {
             let token: String
         }
 
-        let transport = URLSession.redirectGuarded().transport(
+        let transport = URLSession.shared.transport(
             with:
                 .capturingCredential(into: store) { request, data, _ in
                     guard request.url?.path == "/login" else { return nil }
@@ -278,20 +337,20 @@ struct AuthenticationSamplesTests {
         }
     }
 
-    @Test func theSeedsComposersStackLikeTheOthers() async throws {
+    @Test func anAuthComposerStacksLikeTheOtherComposers() async throws {
         let server = try makeAuthorizationEchoServer()
         defer { server.stop() }
         let tokens = TokenStore()
         let request = URLRequest(url: server.url(for: "/me"))
 
-        let signedInOnly = URLSession.shared.transport(with: .bearerToken { tokens.token })
-        let either = URLSession.shared.transport(with: .bearerTokenWhenSignedIn { tokens.token })
+        let signedInOnly = URLSession.shared.transport(
+            with: Composer(at: .authentication) { next in
+                AuthComposer(bearerToken: { tokens.token }, baseFunction: next).composition
+            })
 
         await #expect(throws: ComposableNetworkingError.noBearerToken) {
             try await signedInOnly(request)
         }
-        let plain = try await withDocSampleTimeLimit { try await either(request).0 }
-        #expect(String(decoding: plain, as: UTF8.self) == "-")
         tokens.token = "abc"
         let authorised = try await withDocSampleTimeLimit { try await signedInOnly(request).0 }
         #expect(String(decoding: authorised, as: UTF8.self) == "Bearer abc")
@@ -300,9 +359,9 @@ struct AuthenticationSamplesTests {
     @Test func theRootComposerAuthorisesWhileSignedInAndNotWhileSignedOut() async throws {
         let server = try makeAuthorizationEchoServer()
         defer { server.stop() }
-        let account = Endpoint(path: "/account", baseURL: server.baseURL)
+        let account = Endpoint(baseURL: server.baseURL, path: "/account")
 
-        let root = RootComposer(tokenStore: TokenStore(), session: URLSession.redirectGuarded())
+        let root = RootComposer(tokenStore: TokenStore(), session: URLSession.shared)
         let send = networking(from: root.composition)  // (Endpoint) -> Future<Data>
 
         root.tokenStore.token = "s3cr3t"  // signed in: requests carry Authorization: Bearer s3cr3t

@@ -141,9 +141,9 @@ struct ComposingLoadersSamplesTests {
     }
 
     @Test func everyStepAsksForTheProductsEndpoint() {
-        let asked = Recorder()
+        let asked = Collected<String>()
         let networking: Networking = { endpoint in
-            asked.add(endpoint.url?.absoluteString ?? "no URL")
+            asked.append(endpoint.url?.absoluteString ?? "no URL")
             return Future(value: Data())
         }
         _ = TakingNetworking.ProductLoader(networking: networking).loadProduct(withID: 1)
@@ -204,12 +204,4 @@ struct ComposingLoadersSamplesTests {
         let screen = makeProductScreen(forID: 7)
         #expect(screen.title == "Loading…")  // not shown: loading would leave 127.0.0.1
     }
-}
-
-/// Collects strings from any thread.
-fileprivate final class Recorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
-    func add(_ value: String) { lock.withLock { stored.append(value) } }
-    var values: [String] { lock.withLock { stored } }
 }

@@ -8,8 +8,10 @@ import Testing
 import FoundationNetworking
 #endif
 
-// The tour of README.md, as the README shows it. (The README's manifest fragment is not Swift
-// a test can compile; `.ci/check-docs.sh` skips it.)
+// The tour of README.md, as the README shows it. (The README's manifest fragment and its list
+// of imports are not Swift a test can hold; `.ci/check-docs.sh` skips them, and
+// `.ci/check-readme.sh` builds and runs a package made of the fragment and all the README's
+// blocks, verbatim.)
 
 @Suite("Samples: README")
 struct ReadmeSamplesTests {
@@ -26,11 +28,11 @@ struct ReadmeSamplesTests {
         let chosenID = Promise<Int>()
         chosenID.resolve(with: 7)
 
-        // URLSession wrapped in composers; the first one listed sees the request first.
-        let transport = URLSession.redirectGuarded().transport(with: .retry(), .validatingStatus())
+        // URLSession wrapped in composers: name the parts, the stack puts them in order.
+        let transport = URLSession.shared.transport(with: .retry(), .validatingStatus())
 
         // chain makes one function of three: Int -> Endpoint -> Future<Data> -> Future<Item>.
-        let endpoint = { @Sendable (id: Int) in Endpoint(path: "/items/\(id)", baseURL: server.baseURL) }
+        let endpoint = { @Sendable (id: Int) in Endpoint(baseURL: server.baseURL, path: "/items/\(id)") }
         let loadItem: @Sendable (Int) -> Future<Item> = chain(chain(endpoint, to: networking(from: transport)), to: Future.decoded)
 
         // Transform the future, bound the wait, and await it.

@@ -73,7 +73,7 @@ struct TestingWithoutMocksSamplesTests {
         server.enqueue(.json(#"{"id":7,"name":"iPad Pro"}"#))
 
         let send = networking(from: URLSession.shared.transport)
-        let endpoint = Endpoint(path: "/products/7", baseURL: server.baseURL)
+        let endpoint = Endpoint(baseURL: server.baseURL, path: "/products/7")
         let product: Product = try await send(endpoint).decoded().value(within: .seconds(30))
 
         #expect(product == Product(id: 7, name: "iPad Pro"))
@@ -91,7 +91,7 @@ struct TestingWithoutMocksSamplesTests {
         defer { server.stop() }
 
         let send = networking(from: URLSession.shared.transport)
-        let endpoint = Endpoint(path: "/products/7", baseURL: server.baseURL)
+        let endpoint = Endpoint(baseURL: server.baseURL, path: "/products/7")
         let first = await send(endpoint).result(within: .seconds(30))
         #expect((first.failure as? HTTPStatusError)?.status == 503)
         let started = ContinuousClock.now
@@ -99,7 +99,7 @@ struct TestingWithoutMocksSamplesTests {
         #expect(ContinuousClock.now - started >= .seconds(1))
         let product: Product = try await send(endpoint).decoded().value(within: .seconds(30))
         #expect(product.name == "iPad Pro")
-        let missing = await send(Endpoint(path: "/products/8", baseURL: server.baseURL)).result(within: .seconds(30))
+        let missing = await send(Endpoint(baseURL: server.baseURL, path: "/products/8")).result(within: .seconds(30))
         #expect((missing.failure as? HTTPStatusError)?.status == 404)
     }
 

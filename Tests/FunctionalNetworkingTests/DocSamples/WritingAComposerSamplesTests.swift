@@ -40,8 +40,10 @@ extension Composer {
                 var request = request
                 request.setValue("application/json", forHTTPHeaderField: "Accept")
                 let (data, response) = try await next(request)
-                let type = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
-                guard let type, type.hasPrefix("application/json") else {
+                let http = response as? HTTPURLResponse
+                let type = http?.value(forHTTPHeaderField: "Content-Type")
+                let succeeded = http.map { (200..<300).contains($0.statusCode) } ?? true
+                if succeeded, type?.hasPrefix("application/json") != true {
                     throw NotJSON(contentType: type)
                 }
                 return (data, response)
@@ -84,7 +86,7 @@ struct WritingAComposerSamplesTests {
         )
         let send = networking(from: transport)  // (Endpoint) -> Future<Data>
 
-        let product: Product = try await send(Endpoint(path: "/products/7", baseURL: server.baseURL)).decoded().value(within: .seconds(30))
+        let product: Product = try await send(Endpoint(baseURL: server.baseURL, path: "/products/7")).decoded().value(within: .seconds(30))
         #expect(product == Product(id: 7, name: "iPad Pro"))
     }
 
@@ -166,6 +168,34 @@ struct WritingAComposerSamplesTests {
             try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 }
         }
         #expect(missing?.status == 404)
+    }
+
+    @Test func aStackInYourOwnOrderLogsEachAttemptAndAKnownBadOrderIsReportedInWords() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.enqueue(.text("busy", status: 503))
+        server.enqueue(.text("ok"))
+        let records = Collected<String>()
+        let log: @Sendable (LogRecord) -> Void = { records.append($0.message) }
+        let cache = ResponseCache()
+        let auth = Authenticator(store: CredentialStore(.bearer("t")), allowedOrigins: [Origin(url: server.baseURL)!])
+        let warnings = Collected<String>()
+        func warn(_ text: String) { warnings.append(text) }
+
+        // One pair of log records per attempt: logging below retry.
+        let perAttempt = try Composer.stack([.validatingStatus(), .retry(), .logged(to: log)])
+        let transport = perAttempt.wrapping(URLSession.shared.transport)
+
+        do {
+            _ = try Composer.stack([.cached(in: cache), .authenticated(by: auth)])
+        } catch {
+            warn("\(error)")  // ".cached(in:) is listed above .authenticated(by:): it would not see the credential, …"
+        }
+
+        _ = try await withDocSampleTimeLimit { try await transport(URLRequest(url: server.url(for: "/"))).0 }
+        #expect(records.values.count == 4)
+        #expect(
+            warnings.values.first?.hasPrefix(".cached(in:) is listed above .authenticated(by:): it would not see the credential") == true)
     }
 
     @Test func requiringJSONPassesJSONAndRefusesHTML() async throws {

@@ -36,7 +36,7 @@ struct SecretsTests {
         }
         defer { server.stop() }
         let redaction = Redaction.default.redactingHeaders("X-Api-Key").redactingQueryItems("token")
-        let lines = Recording()
+        let lines = Collected<String>()
         let metrics = MetricsRecorder()
         let auth = Authenticator(
             store: CredentialStore(.bearer(Self.bearer)),
@@ -80,6 +80,93 @@ struct SecretsTests {
         }
     }
 
+    /// The values the default redaction must hide with nothing named by the caller.
+    static let queryNames = [
+        "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "password", "client_secret", "signature",
+        "X-Amz-Signature", "X-Amz-Credential", "sig",
+    ]
+    static func queryValue(_ name: String) -> String { "q-\(name.lowercased())-S3CRET" }
+    static let headerNames = ["X-API-Key", "Api-Key", "X-Auth-Token", "Cookie", "Proxy-Authorization"]
+    static func headerValue(_ name: String) -> String { "h-\(name.lowercased())-S3CRET" }
+    static let userPassword = "us3r-pa55-S3CRET"
+    static let bodySecrets = ["b0dy-password-S3CRET", "b0dy-refresh-S3CRET", "b0dy-client-S3CRET"]
+
+    static func defaultLeaks(in text: String) -> [String] {
+        let all =
+            queryNames.map(queryValue) + headerNames.map(headerValue) + [bearer, userPassword] + bodySecrets
+            + [Data("ada:\(password)".utf8).base64EncodedString()]
+        return all.filter { text.contains($0) }
+    }
+
+    @Test func theDefaultRedactionAloneHidesEveryCommonSecretEverywhere() async throws {
+        let server = try LoopbackServer { request in
+            switch request.path {
+            case "/refuse":
+                return .json(#"{"error":"invalid_grant","refresh_token":"\#(Self.bodySecrets[1])"}"#, status: 401)
+            case "/fail": return .text("nope", status: 500)
+            default: return .json(#"{"ok":true}"#)
+            }
+        }
+        defer { server.stop() }
+        let refused = try RefusingPort()  // not a stopped server: its port may go to another test's
+        let closedPort = refused.port
+        let lines = Collected<String>()
+        let metrics = MetricsRecorder()
+        let auth = Authenticator(
+            store: CredentialStore(.bearer(Self.bearer)),
+            allowedOrigins: [Origin(url: server.baseURL)!],
+            refresh: { _ in throw URLError(.userAuthenticationRequired) }
+        )
+        let transport = makeTestSession().transport(
+            with: .numbered(),
+            .logged(to: { lines.append($0.description + " " + $0.message + " " + ($0.error ?? "")) }),
+            .metrics(into: metrics),
+            .authenticated(by: auth),
+            .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)),
+            .validatingStatus()
+        )
+        let query = Self.queryNames.map { "\($0)=\(Self.queryValue($0))" }.joined(separator: "&")
+        var refusedCodes: [URLError.Code] = []
+        var errors: [String] = []
+        let targets =
+            ["/ok", "/fail", "/refuse"].map { server.url(for: "\($0)?\(query)&page=2") } + [
+                URL(string: "http://ada:\(Self.userPassword)@127.0.0.1:\(closedPort)/x?\(query)")!
+            ]
+        for url in targets {
+            var request = URLRequest(url: url)
+            if url.port != closedPort {
+                // A POST is not retried; the refused GET is, and comes back as its URLError.
+                // (A URLError that URLSession throws and nothing wraps keeps the platform's own
+                // description; `Redaction.describe` is the safe way to print it.)
+                request.httpMethod = "POST"
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                request.httpBody = Data(
+                    #"{"user":"ada","password":"\#(Self.bodySecrets[0])","client_secret":"\#(Self.bodySecrets[2])"}"#.utf8)
+            }
+            for name in Self.headerNames {
+                request.setValue(Self.headerValue(name), forHTTPHeaderField: name)
+            }
+            lines.append(request.curlCommand())
+            lines.append(Redaction.default.describe(request))
+            do {
+                _ = try await transport(request)
+            } catch {
+                errors.append(String(describing: error))
+                if let error = error as? URLError { refusedCodes.append(error.code) }
+                lines.append(Redaction.default.describe(error, for: request))
+                lines.append(Redaction.default.describe(error))
+            }
+        }
+
+        let everything = lines.values + errors + [metrics.summary.description]
+        #expect(errors.count == 3)
+        #expect(refusedCodes == [.cannotConnectToHost])  // the refused GET, after its 2 attempts
+        #expect(errors.contains { $0.contains("refresh_token") })  // the 401 body preview, its value hidden
+        for text in everything {
+            #expect(Self.defaultLeaks(in: text).isEmpty, "leaked in: \(text)")
+        }
+    }
+
     @Test func nothingInThePackageTurnsTLSVerificationOff() throws {
         let sources = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -89,8 +176,7 @@ struct SecretsTests {
             .filter { $0.pathExtension == "swift" }
         #expect(files.count > 50)
         let forbidden = [
-            "serverTrust", "didReceive challenge", "URLCredential(trust", "allowsAnyHTTPSCertificate", "CURLOPT_SSL_VERIFY",
-            "performDefaultHandling",
+            "serverTrust", "URLCredential(trust", "allowsAnyHTTPSCertificate", "CURLOPT_SSL_VERIFY", ".useCredential",
         ]
         for file in files {
             let text = try String(contentsOf: file, encoding: .utf8)
@@ -98,13 +184,8 @@ struct SecretsTests {
                 #expect(!text.contains(word), "\(file.lastPathComponent) mentions \(word)")
             }
         }
+        // The one challenge handler leaves every challenge but a 401 or 407 to the platform.
+        let delegate = try #require(files.first { $0.lastPathComponent == "SessionDelegate.swift" })
+        #expect(try String(contentsOf: delegate, encoding: .utf8).contains("completionHandler(.performDefaultHandling, nil)"))
     }
-}
-
-/// Lines recorded from any thread.
-final class Recording: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var values: [String] { lock.withLock { lines } }
 }

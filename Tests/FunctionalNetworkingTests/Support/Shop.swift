@@ -24,7 +24,7 @@ func makeTestSession(timeout: TimeInterval = 10) -> URLSession {
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.urlCache = nil
     configuration.httpMaximumConnectionsPerHost = 64
-    return URLSession.redirectGuarded(configuration: configuration)
+    return URLSession(configuration: configuration)
 }
 
 /// A LoopbackServer that serves a tiny shop: `/products/<id>` for ids 1…9, 404 otherwise.

@@ -1,0 +1,62 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Composer {
+    /// Lets concurrent identical requests share one upstream call.
+    ///
+    /// While a request is in flight, an identical one (same method, URL, body, headers that
+    /// matter and credentials) does not go upstream again: it waits for the first and gets the
+    /// same data and response, or the same error. Only safe methods (`GET`, `HEAD`, `OPTIONS`,
+    /// `TRACE`) are merged unless you opt in; two requests with different bodies, or different
+    /// credentials, never are (see ``RequestDeduplicator``).
+    ///
+    /// ```swift
+    /// let transport = URLSession.shared.transport(with:
+    ///     .deduplicated(matching: .all(except: ["X-Request-ID"])),
+    ///     .authenticated(by: auth),
+    ///     .retry()
+    /// )
+    /// // Ten views asking for the same product at once make one request.
+    /// ```
+    ///
+    /// Cancelling one caller resumes it with `CancellationError` and leaves the others waiting;
+    /// cancelling the last one cancels the upstream call.
+    ///
+    /// - Parameters:
+    ///   - headers: The headers that make two requests different; all of them by default.
+    ///   - includingUnsafeMethods: Whether to merge requests with unsafe methods too (only
+    ///     when method, URL, headers and body are all equal); `false` by default.
+    /// - Returns: The composer.
+    /// - Note: Its place is ``Place/deduplication``: below authentication and your own
+    ///   composers, so it sees the credential each request carries (above them, two users'
+    ///   requests would look alike); below the cache; above throttling, so merged requests take
+    ///   one slot. Each composer made by this factory has its own table of calls; use
+    ///   ``deduplicated(by:)`` to share one between transports.
+    public static func deduplicated(
+        matching headers: HeaderSelection = .all,
+        includingUnsafeMethods: Bool = false
+    ) -> Composer {
+        let deduplicator = RequestDeduplicator(matching: headers, includingUnsafeMethods: includingUnsafeMethods)
+        return deduplicated(by: deduplicator)
+    }
+
+    /// Lets concurrent identical requests share one upstream call, using a deduplicator you
+    /// hold (to share it between transports, or to see how many calls are in flight).
+    ///
+    /// ```swift
+    /// let deduplicator = RequestDeduplicator()
+    /// let transport = URLSession.shared.transport(with: .deduplicated(by: deduplicator))
+    /// ```
+    ///
+    /// - Parameter deduplicator: The table of calls in flight, and its rules.
+    /// - Returns: The composer.
+    /// - Note: The order rules of ``deduplicated(matching:includingUnsafeMethods:)`` apply.
+    public static func deduplicated(by deduplicator: RequestDeduplicator) -> Composer {
+        Composer(at: .deduplication) { next in
+            { request in try await deduplicator.send(request, through: next) }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import Futures
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Composer {
+    /// Holds every request back for `duration` before passing it on.
+    ///
+    /// ```swift
+    /// let slowNetwork = URLSession.shared.transport(with: .delayed(by: .milliseconds(300)))
+    /// ```
+    ///
+    /// Cancelling the caller during the wait stops it at once with `CancellationError`. Its
+    /// place is ``Place/delay``, right above the session, as a slow network would be.
+    public static func delayed(
+        by duration: Duration,
+        clock: some Clock<Duration> = ContinuousClock()
+    ) -> Composer {
+        Composer(at: .delay) { next in
+            { request in
+                let deadline = clock.now.advanced(by: duration)
+                try await clock.sleep(until: deadline, tolerance: nil)
+                return try await next(request)
+            }
+        }
+    }
+}

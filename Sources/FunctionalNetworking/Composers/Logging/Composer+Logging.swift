@@ -1,0 +1,91 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Composer {
+    /// Writes one ``LogRecord`` when a request starts and one when it ends, to a sink you give:
+    /// method, redacted URL and headers, status, duration, bytes, the request's id and number
+    /// (when ``numbered()`` is above), and the error when it failed.
+    ///
+    /// ```swift
+    /// let transport = URLSession.shared.transport(with:
+    ///     .numbered(),
+    ///     .logged(to: { record in lines.append(record.message) }, level: .info),
+    ///     .retry()
+    /// )
+    /// // → #1 3F2A9C1E GET https://shop.test/products          (debug, filtered out by .info)
+    /// // ← #1 3F2A9C1E GET https://shop.test/products 200 in 84 ms, 512 bytes
+    /// ```
+    ///
+    /// Bridge it to [swift-log](https://github.com/apple/swift-log):
+    ///
+    /// ```swift
+    /// let logger = Logger(label: "shop.network")
+    /// let logging = Composer.logged(to: { record in
+    ///     logger.log(level: Logger.Level(rawValue: record.level.name) ?? .info, "\(record.message)")
+    /// })
+    /// ```
+    ///
+    /// or to OSLog:
+    ///
+    /// ```swift
+    /// let log = os.Logger(subsystem: "shop", category: "network")
+    /// let logging = Composer.logged(to: { record in
+    ///     log.log(level: record.level >= .error ? .error : .info, "\(record.message, privacy: .public)")
+    /// })
+    /// ```
+    ///
+    /// **Levels.** A start is `.debug`; an end is `.info`, `.warning` for a 4xx status, and
+    /// `.error` for a 5xx status or any error other than cancellation; a cancelled request is
+    /// `.info`. Records below `level` are not written.
+    ///
+    /// **Its place.** ``Place/logging``, just below numbering and cancellation: it writes one
+    /// pair of records per call, as the caller sent it and as the caller receives it. To log
+    /// each attempt instead, list it below ``retry(_:clock:)`` in a ``stack(_:)`` of your own. The sink is called on the task making the request, before the response is
+    /// passed up; keep it quick.
+    ///
+    /// - Parameters:
+    ///   - sink: Receives each record; it is called concurrently for concurrent requests.
+    ///   - level: The least level written; `.debug` (everything) by default.
+    ///   - redaction: What to hide; ``Redaction/default`` by default.
+    ///   - clock: Measures the duration; `ContinuousClock()` by default.
+    public static func logged(
+        to sink: @escaping @Sendable (LogRecord) -> Void,
+        level: LogRecord.Level = .debug,
+        redaction: Redaction = .default,
+        clock: some Clock<Duration> = ContinuousClock()
+    ) -> Composer {
+        Composer(at: .logging) { next in
+            { request in
+                // Records below `level` are never built: redacting the URL and the headers and
+                // writing the messages is most of a logger's cost.
+                let context = RequestContext.current
+                var facts: LogFacts?
+                func knownFacts() -> LogFacts {
+                    if let facts { return facts }
+                    let made = LogFacts(request: request, context: context, redaction: redaction)
+                    facts = made
+                    return made
+                }
+                if LogFacts.startLevel >= level {
+                    sink(knownFacts().startRecord())
+                }
+                let start = clock.now
+                do {
+                    let (data, response) = try await next(request)
+                    if LogFacts.endLevel(of: response) >= level {
+                        sink(knownFacts().endRecord(data: data, response: response, duration: start.duration(to: clock.now)))
+                    }
+                    return (data, response)
+                } catch {
+                    if LogFacts.failureLevel(of: error) >= level {
+                        sink(knownFacts().failureRecord(error, duration: start.duration(to: clock.now)))
+                    }
+                    throw error
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Composer {
+    /// Reports each request's start and its end (duration, status, bytes, error) to `sink`.
+    ///
+    /// ```swift
+    /// let transport = URLSession.shared.transport(with: .numbered(), .metrics(to: { event in
+    ///     if case .finished(let metrics) = event {
+    ///         statsd.timing("http.request", metrics.duration)
+    ///     }
+    /// }))
+    /// ```
+    ///
+    /// Its place is ``Place/metrics``, below logging: like ``logged(to:level:redaction:clock:)``
+    /// it measures one request per call, as the caller sees it (in a ``stack(_:)`` of your own,
+    /// listed below ``retry(_:clock:)``, one per attempt).
+    ///
+    /// - Parameters:
+    ///   - sink: Receives each event, on the task making the request.
+    ///   - redaction: What to hide in URLs and errors; ``Redaction/default`` by default.
+    ///   - clock: Measures durations; `ContinuousClock()` by default.
+    public static func metrics(
+        to sink: @escaping @Sendable (MetricsEvent) -> Void,
+        redaction: Redaction = .default,
+        clock: some Clock<Duration> = ContinuousClock()
+    ) -> Composer {
+        Composer(at: .metrics) { next in
+            { request in
+                let context = RequestContext.current
+                let method = request.httpMethod ?? "GET"
+                let url = request.url.map(redaction.redact) ?? "(no URL)"
+                sink(.started(method: method, url: url, requestID: context?.id, requestNumber: context?.number))
+                var metrics = RequestMetrics(
+                    method: method, url: url, requestID: context?.id, requestNumber: context?.number, duration: .zero
+                )
+                let start = clock.now
+                do {
+                    let (data, response) = try await next(request)
+                    metrics.duration = start.duration(to: clock.now)
+                    metrics.status = (response as? HTTPURLResponse)?.statusCode
+                    metrics.bytes = data.count
+                    sink(.finished(metrics))
+                    return (data, response)
+                } catch {
+                    metrics.duration = start.duration(to: clock.now)
+                    metrics.status = (error as? HTTPStatusError)?.status
+                    metrics.error = redaction.describe(error, for: request)
+                    metrics.wasCancelled = LogFormat.isCancellation(error)
+                    sink(.finished(metrics))
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Records each request in `recorder`, which keeps a running ``MetricsSummary``.
+    ///
+    /// ```swift
+    /// let recorder = MetricsRecorder()
+    /// let transport = URLSession.shared.transport(with: .numbered(), .metrics(into: recorder))
+    /// // … later
+    /// print(recorder.summary)
+    /// // | requests | failures | in flight |    p50 |    p90 |    p99 |  bytes |
+    /// // |      120 |        2 |         1 |  48 ms | 130 ms | 410 ms | 524288 |
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - recorder: Keeps the summary; share one between stacks to sum them.
+    ///   - redaction: What to hide in URLs and errors; ``Redaction/default`` by default.
+    ///   - clock: Measures durations; `ContinuousClock()` by default.
+    public static func metrics(
+        into recorder: MetricsRecorder,
+        redaction: Redaction = .default,
+        clock: some Clock<Duration> = ContinuousClock()
+    ) -> Composer {
+        metrics(to: { event in recorder.receive(event) }, redaction: redaction, clock: clock)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Futures
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Composer {
+    /// Retries failed requests as `policy` allows, waiting on `clock` between attempts.
+    ///
+    /// ```swift
+    /// let transport = URLSession.shared.transport(with: .retry(), .validatingStatus())
+    /// // 3 attempts of idempotent requests, backoff with jitter; a 503 is retried by its status
+    /// ```
+    ///
+    /// An attempt is retried when the request's method is allowed and the attempt answered
+    /// with one of the policy's statuses, or threw one of its transport errors (or an error
+    /// that ``RetryPolicy/retriesError`` accepts). The wait is the server's `Retry-After`
+    /// (seconds or HTTP date, capped), or else the policy's backoff. When the last allowed
+    /// attempt answers with a retryable status, that response is returned as it is (and
+    /// ``validatingStatus(_:)`` above turns it into an ``HTTPStatusError``); when it throws,
+    /// its error is thrown as it is. So a caller meets the same error with or without retry.
+    ///
+    /// - Note: Its place is ``Place/retry``: below status validation, so it sees a status as a
+    ///   response; above authentication, so each attempt reads the credential again; above
+    ///   the time limit, so the limit applies to each attempt. Cancelling the caller during a
+    ///   wait stops at once with `CancellationError`.
+    public static func retry(
+        _ policy: RetryPolicy = .default,
+        clock: some Clock<Duration> = ContinuousClock()
+    ) -> Composer {
+        Composer(at: .retry) { next in
+            { request in
+                guard policy.allowsRetry(of: request), policy.maxAttempts > 1 else {
+                    return try await next(request)
+                }
+                var attempt = 1
+                while true {
+                    let wait: Duration
+                    do {
+                        let (data, response) = try await next(request)
+                        guard let http = response as? HTTPURLResponse,
+                            policy.statuses.contains(http.statusCode), attempt < policy.maxAttempts
+                        else {
+                            return (data, response)
+                        }
+                        let headers = HTTPStatusError(response: http, body: data).headers
+                        wait = policy.retryAfter(in: headers) ?? policy.backoff.delay(afterAttempt: attempt)
+                    } catch {
+                        guard attempt < policy.maxAttempts, policy.isRetryable(error) else { throw error }
+                        wait = policy.backoff.delay(afterAttempt: attempt)
+                    }
+                    let deadline = clock.now.advanced(by: wait)
+                    try await clock.sleep(until: deadline, tolerance: nil)
+                    attempt += 1
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Composer {
+    /// Turns a response whose status is not in `acceptable` into an ``HTTPStatusError``
+    /// carrying the status, headers and body.
+    ///
+    /// ```swift
+    /// URLSession.shared.transport(with: .retry(), .validatingStatus(200..<400))
+    /// ```
+    ///
+    /// This is the one place a status is checked: ``networking(from:)`` honours what it
+    /// accepted (a 304 above, say) and checks for 2xx itself only when the stack has no
+    /// `validatingStatus`.
+    ///
+    /// - Parameter acceptable: The statuses that pass; 200–299 by default.
+    /// - Note: Its place is ``Place/statusValidation``, below logging and metrics (which record
+    ///   what the caller receives) and above everything else, which so sees a status as a
+    ///   response: retry decides by it, authentication refreshes on a 401, the cache keeps
+    ///   only a 2xx. The caller meets the same ``HTTPStatusError`` whatever happened below.
+    public static func validatingStatus(_ acceptable: Range<Int> = HTTPStatusError.successStatuses) -> Composer {
+        Composer(at: .statusValidation) { next in
+            { request in
+                let (data, response) = try await next(request)
+                try HTTPStatusError.check(response, data: data, acceptable: acceptable)
+                StatusCheck.current?.markAccepted()
+                return (data, response)
+            }
+        }
+    }
+}

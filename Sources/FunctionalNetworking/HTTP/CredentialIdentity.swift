@@ -1,0 +1,94 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Where a request can carry a credential, for ``ResponseCache`` and ``RequestDeduplicator``:
+/// the headers a ``Redaction`` calls secret (`Authorization`, `Proxy-Authorization`,
+/// `Cookie`, API-key headers, and those the caller named) and the cookies a cookie storage
+/// adds to the request on its way out.
+struct CredentialCarriers: Sendable {
+    /// Decides which headers carry a credential.
+    let redaction: Redaction
+    /// The cookie storage of the session below, if it adds cookies.
+    let cookieStorage: HTTPCookieStorage?
+
+    /// Whether the header called `name` carries a credential (`Set-Cookie`, a response header,
+    /// never does in a request).
+    func carriesCredential(_ name: String) -> Bool {
+        redaction.isSecretHeader(name) && name.lowercased() != "set-cookie"
+    }
+
+    /// Who `request` speaks for: a digest of each credential it carries.
+    func identity(of request: URLRequest) -> CredentialIdentity {
+        var digests: [CredentialDigest] = []
+        for (name, value) in request.allHTTPHeaderFields ?? [:] where carriesCredential(name) {
+            digests.append(CredentialDigest(name: name.lowercased(), value: value))
+        }
+        if let stored = storedCookies(for: request) {
+            digests.append(CredentialDigest(name: "cookie storage", value: stored))
+        }
+        return CredentialIdentity(digests: digests.sorted())
+    }
+
+    /// The cookies the storage would add to `request`, as a `Cookie` value sorted by name;
+    /// `nil` when it adds none.
+    func storedCookies(for request: URLRequest) -> String? {
+        guard let cookieStorage, request.httpShouldHandleCookies, let url = request.url,
+            let cookies = cookieStorage.cookies(for: url), !cookies.isEmpty
+        else { return nil }
+        return cookies.map { "\($0.name)=\($0.value)" }.sorted().joined(separator: "; ")
+    }
+
+    /// The value of the header called `name` as the request will carry it: for `Cookie`, with
+    /// the stored cookies added. `nil` when absent.
+    func value(ofHeader name: String, in request: URLRequest) -> String? {
+        let own = request.value(forHTTPHeaderField: name)
+        guard name == "cookie", let stored = storedCookies(for: request) else { return own }
+        return own.map { "\($0); \(stored)" } ?? stored
+    }
+}
+
+/// The credentials a request carries, as digests: equal for two requests that carry the same
+/// credentials, and empty for a request that carries none. The secrets themselves are not
+/// kept.
+struct CredentialIdentity: Hashable, Sendable {
+    /// One digest per carrier, sorted.
+    let digests: [CredentialDigest]
+
+    /// Whether the request carries `digest` among its credentials.
+    func contains(_ digest: CredentialDigest) -> Bool {
+        digests.contains(digest)
+    }
+}
+
+/// A 128-bit digest of one credential (its carrier's name and value), made of two hashes with
+/// different salts. Hashing is seeded per process, so a digest cannot be computed ahead of
+/// time, and it never leaves memory.
+struct CredentialDigest: Hashable, Sendable, Comparable {
+    let high: UInt64
+    let low: UInt64
+
+    init(name: String, value: String) {
+        high = Self.hash(name, value, salt: 0x6a09_e667_f3bc_c908)
+        low = Self.hash(name, value, salt: 0xbb67_ae85_84ca_a73b)
+    }
+
+    /// The digest of `credential` as ``Composer/authenticated(by:)`` sends it.
+    init(_ credential: Credential) {
+        self.init(name: "authorization", value: credential.authorizationValue)
+    }
+
+    private static func hash(_ name: String, _ value: String, salt: UInt64) -> UInt64 {
+        var hasher = Hasher()
+        hasher.combine(salt)
+        hasher.combine(name)
+        hasher.combine(value)
+        return UInt64(bitPattern: Int64(hasher.finalize()))
+    }
+
+    static func < (lhs: CredentialDigest, rhs: CredentialDigest) -> Bool {
+        (lhs.high, lhs.low) < (rhs.high, rhs.low)
+    }
+}

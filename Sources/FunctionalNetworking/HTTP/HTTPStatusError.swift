@@ -1,0 +1,111 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A response whose status code was not acceptable (by default, not 2xx).
+///
+/// It carries everything the server said, so that callers can act on it:
+///
+/// ```swift
+/// do {
+///     let product = try await networking(.product(withID: 7)).decoded(as: Product.self).value
+/// } catch let error as HTTPStatusError where error.status == 404 {
+///     showNotFound()
+/// } catch let error as HTTPStatusError {
+///     let problem = try? error.decodedBody(as: Problem.self)
+///     show(problem?.message ?? error.description)
+/// }
+/// ```
+public struct HTTPStatusError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The HTTP status code, such as 404.
+    public let status: Int
+    /// The response's headers.
+    public let headers: HTTPHeaders
+    /// The response's body, often an error document.
+    public let body: Data
+    /// The URL of the response, if known.
+    public let url: URL?
+
+    /// Creates the error for a response.
+    public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data(), url: URL? = nil) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+
+    /// Creates the error from an `HTTPURLResponse` and its body.
+    public init(response: HTTPURLResponse, body: Data) {
+        var headers: HTTPHeaders = [:]
+        for (name, value) in response.allHeaderFields {
+            headers.add(name: String(describing: name), value: String(describing: value))
+        }
+        self.init(status: response.statusCode, headers: headers, body: body, url: response.url)
+    }
+
+    /// Decodes the body into the server's error model.
+    ///
+    /// ```swift
+    /// struct Problem: Decodable { let message: String }
+    /// let problem = try error.decodedBody(as: Problem.self)
+    /// ```
+    ///
+    /// - Throws: ``DecodingFailure`` when the body is not a `Model`.
+    public func decodedBody<Model: Decodable>(
+        as type: Model.Type = Model.self,
+        using decoder: JSONDecoder = JSONDecoder()
+    ) throws -> Model {
+        try DecodingFailure.decode(type, from: body, using: decoder)
+    }
+
+    /// Says what happened in words: the status, its meaning and where (the URL without its
+    /// user, password or query values), and the first 200 bytes of the body, with the values
+    /// of secret-named JSON members and form fields hidden (`"refresh_token":"<redacted>"`;
+    /// the names are ``Redaction/defaultQueryItemNames``).
+    public var description: String {
+        let meaning = HTTPURLResponse.localizedString(forStatusCode: status)
+        var text = "The server answered \(status) (\(meaning))"
+        if let url {
+            text += " for \(url.redacted)"
+        }
+        text += "."
+        if !body.isEmpty {
+            text += " Body: \(RedactBody.preview(of: body, limit: 200))"
+        }
+        return text
+    }
+
+    /// The status codes accepted by default: 200–299.
+    public static let successStatuses = 200..<300
+
+    /// Throws when `response` is an HTTP response whose status is not in `acceptable`.
+    ///
+    /// - Throws: ``HTTPStatusError`` with the status, headers and `data`.
+    static func check(
+        _ response: URLResponse,
+        data: Data,
+        acceptable: some RangeExpression<Int> = successStatuses
+    ) throws {
+        guard let http = response as? HTTPURLResponse, !acceptable.contains(http.statusCode) else {
+            return
+        }
+        throw HTTPStatusError(response: http, body: data)
+    }
+}
+
+extension URL {
+    /// The URL without credentials or query values, for messages and logs.
+    var redacted: String {
+        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else {
+            return "(a URL)"
+        }
+        components.user = nil
+        components.password = nil
+        if let items = components.queryItems, !items.isEmpty {
+            components.queryItems = items.map { URLQueryItem(name: $0.name, value: $0.value == nil ? nil : "…") }
+        }
+        return components.string ?? "(a URL)"
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends `request` through `transport` and writes the body of its 2xx response to
+/// `destination`, never holding it in memory; returns the response.
+///
+/// ```swift
+/// let transport = URLSession.shared.transport(with: .authenticated(by: auth), .retry(), .validatingStatus())
+/// let report = FileManager.default.temporaryDirectory.appendingPathComponent("report.pdf")
+/// let response = try await download(URLRequest(url: reportURL), to: report, through: transport)
+/// ```
+///
+/// The request goes through the same composers as any other (authentication, retry, logging,
+/// metrics, time limits); the cache and de-duplication let it pass, since they keep bodies in
+/// memory. The body is written to a temporary file beside `destination` and moved there when
+/// it is complete, replacing what was there: a failed, retried or cancelled download leaves no
+/// partial file. A response that is not 2xx is not written: it fails with ``HTTPStatusError``
+/// (with its body) unless the stack's `validatingStatus` accepts it. The transport's
+/// ``TransportPolicy/maximumResponseSize`` limits bodies kept in memory, not downloads; pass
+/// `maximumSize` to limit this one. Watch its progress with ``withTransferProgress(_:onProgress:)``.
+///
+/// A transport that is not the package's (a stub in a test, say) is honoured too: the data it
+/// returns for a 2xx response is written to `destination`.
+///
+/// - Parameters:
+///   - request: The request.
+///   - destination: A file URL; its directory must exist.
+///   - transport: A transport from `URLSession.transport`, composed or not.
+///   - maximumSize: The most bytes to write, or `nil` for no limit.
+/// - Returns: The response.
+/// - Throws: ``TransportError/downloadFailed(path:reason:)`` when the file cannot be written,
+///   ``TransportError/responseTooLarge(limit:url:)`` over `maximumSize`, and whatever the
+///   transport throws.
+@discardableResult
+public func download(
+    _ request: URLRequest, to destination: URL, through transport: Transport, maximumSize: Int? = nil
+) async throws -> URLResponse {
+    guard destination.isFileURL else {
+        throw TransportError.downloadFailed(path: destination.absoluteString, reason: "the destination is not a file URL")
+    }
+    let target = DownloadTarget(destination: destination, maximumSize: maximumSize)
+    let check = StatusCheck()
+    let (data, response) = try await TransferContext.$download.withValue(target) {
+        try await StatusCheck.$current.withValue(check) { try await transport(request) }
+    }
+    if target.isDelivered {
+        return response
+    }
+    if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode), !check.isAccepted {
+        throw HTTPStatusError(response: http, body: data)
+    }
+    // Not written by the package's session: a transport of another kind answered.
+    do {
+        try data.write(to: destination, options: .atomic)
+    } catch {
+        throw TransportError.downloadFailed(path: destination.path, reason: error.localizedDescription)
+    }
+    return response
+}

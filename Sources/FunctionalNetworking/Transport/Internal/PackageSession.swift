@@ -1,0 +1,72 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A URLSession with the package's ``SessionDelegate``, and the redirect loop: every request
+/// the package sends goes through one of these.
+///
+/// `URLSession.shared` cannot be given a delegate, so requests sent "through" it go through
+/// ``shared``, a session built from its configuration. Any other URLSession gets a package
+/// session built from its configuration, owned by the transport made from it and invalidated
+/// once that transport is gone.
+final class PackageSession: Sendable {
+    let session: URLSession
+    private let delegate: SessionDelegate
+    /// The serial queue the delegate's callbacks run on (an operation queue does not own its
+    /// underlying queue). A queue of its own keeps a flood of callbacks from one transfer out
+    /// of the global queues that every other session and timer of the process share.
+    private let callbacks = DispatchQueue(label: "FunctionalNetworking.delegate", qos: .userInitiated)
+
+    init(configuration: URLSessionConfiguration) {
+        let delegate = SessionDelegate()
+        self.delegate = delegate
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.underlyingQueue = callbacks
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// The package session standing in for `URLSession.shared`.
+    static let shared = PackageSession(configuration: URLSession.shared.configuration)
+
+    /// The package session that sends requests for `session`.
+    static func sending(for session: URLSession) -> PackageSession {
+        session === URLSession.shared ? shared : PackageSession(configuration: session.configuration)
+    }
+
+    /// The limit set for the endpoint being sent, if it sets one (``networking(from:)`` sets it
+    /// from ``Endpoint/maximumResponseSize`` for the duration of the call).
+    @TaskLocal static var endpointResponseLimit: Int?
+
+    /// Sends `request`, following redirects as `policy` decides.
+    func send(_ request: URLRequest, policy: TransportPolicy) async throws -> (Data, URLResponse) {
+        let limit = Self.endpointResponseLimit ?? policy.maximumResponseSize
+        var current = request
+        var hop = 0
+        while true {
+            // A streamed body is read once: each hop and each retry sends a fresh copy.
+            let (data, response) = try await delegate.send(try current.withFreshBodyStream(), on: session, limit: limit)
+            hop += 1
+            guard let http = response as? HTTPURLResponse,
+                let redirect = Redirect(response: http, to: current, hop: hop, secretHeaderNames: policy.secretHeaderNames)
+            else {
+                return (data, response)
+            }
+            switch policy.redirects.decision(for: redirect) {
+            case .follow(let next):
+                try Task.checkCancellation()
+                current = next
+            case .stop:
+                return (data, response)
+            case .fail(let error):
+                throw error
+            }
+        }
+    }
+}

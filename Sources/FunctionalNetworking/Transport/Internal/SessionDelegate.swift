@@ -1,0 +1,238 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The delegate of every session the package sends through: it collects each body under its
+/// size limit, hands every redirect back to the caller (``PackageSession`` follows them by the
+/// request's ``RedirectPolicy``), passes authentication challenges on HTTP statuses to the
+/// caller as responses, and resumes each waiting task exactly once.
+///
+/// Cancellation never calls `URLSessionTask.cancel()` from inside a Swift task's cancellation
+/// handler: the waiting task resumes at once with `CancellationError`, and the URLSession task
+/// is cancelled from ``cancelQueue``. (On Linux, `cancel()` waits on the session's queue while
+/// the cancellation handler holds the Swift task's status lock; when that queue is completing
+/// the same request, it waits for that lock in turn, and the process deadlocks.)
+///
+/// The URLSession task is created and resumed on the caller's thread, as URLSession's own async
+/// methods do. (Moved to a dispatch queue, each of those calls that waits on a busy session's
+/// queue holds a dispatch worker thread; with many sessions the workers run out before the
+/// session queues, which need them too, can drain: the process deadlocked with 450 threads.)
+final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var transfers: [Int: Transfer] = [:]
+    /// Where URLSession tasks are cancelled: never the thread of a cancellation handler.
+    private let cancelQueue = DispatchQueue(label: "FunctionalNetworking.cancel")
+
+    /// Sends `request` on `session` and returns its body (at most `limit` decoded bytes) and
+    /// response. A redirect comes back as the 3xx response itself.
+    func send(_ request: URLRequest, on session: URLSession, limit: Int) async throws -> (Data, URLResponse) {
+        let task = session.dataTask(with: request)
+        let transfer = Transfer(limit: limit, url: request.url, download: TransferContext.download, progress: TransferContext.progress)
+        let id = task.taskIdentifier
+        lock.withLock { transfers[id] = transfer }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let early = lock.withLock { transfer.wait(with: continuation) }
+                if let early {
+                    continuation.resume(with: early)
+                } else {
+                    task.resume()
+                }
+            }
+        } onCancel: {
+            self.end(id, with: .failure(CancellationError()), cancelling: task)
+        }
+    }
+
+    /// Ends transfer `id` with `outcome`, resumes its waiter, and cancels the URLSession task
+    /// (off the calling thread) when it may still be running.
+    private func end(_ id: Int, with outcome: Transfer.Outcome, cancelling task: URLSessionTask?) {
+        // A transfer in the table has not ended; it leaves the table as it ends.
+        let continuation: Transfer.Continuation? = lock.withLock {
+            transfers.removeValue(forKey: id)?.end(with: outcome)
+        }
+        if let task {
+            cancelQueue.async { task.cancel() }
+        }
+        continuation?.resume(with: outcome)
+    }
+
+    private func transfer(_ id: Int) -> Transfer? {
+        lock.withLock { transfers[id] }
+    }
+
+    // MARK: - URLSessionDataDelegate
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        guard let transfer = transfer(dataTask.taskIdentifier) else {
+            return completionHandler(.cancel)
+        }
+        // A declared length over the limit fails before a byte of the body is read; with a
+        // content coding the declared length is of the encoded bytes, so only the count of
+        // decoded bytes as they arrive can decide.
+        // A HEAD, 204 or 304 response declares the length of a body it does not carry.
+        let http = response as? HTTPURLResponse
+        let bodyless = dataTask.currentRequest?.httpMethod == "HEAD" || http?.statusCode == 204 || http?.statusCode == 304
+        let encoded = http?.value(forHTTPHeaderField: "Content-Encoding") != nil
+        let declared = !bodyless && !encoded && response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
+        // A download's 2xx body goes to a file, under the download's own limit.
+        let toFile = transfer.download != nil && (200..<300).contains(http?.statusCode ?? 200)
+        let limit = toFile ? (transfer.download?.maximumSize ?? .max) : transfer.limit
+        let failure: (any Error)? = lock.withLock {
+            if let declared, declared > limit {
+                return tooLarge(limit: limit, transfer)
+            }
+            transfer.counts.totalBytesToReceive = declared
+            if toFile {
+                do { try transfer.startFile() } catch { return error }
+            }
+            return nil
+        }
+        if let failure {
+            completionHandler(.cancel)
+            end(dataTask.taskIdentifier, with: .failure(failure), cancelling: dataTask)
+            return
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let id = dataTask.taskIdentifier
+        let outcome: (failure: (any Error)?, progress: (ProgressReporter, TransferProgress)?)? = lock.withLock {
+            guard let transfer = transfers[id] else { return nil }
+            if let file = transfer.file {
+                let limit = transfer.download?.maximumSize ?? .max
+                if transfer.counts.bytesReceived + data.count > limit {
+                    return (tooLarge(limit: limit, transfer), nil)
+                }
+                do {
+                    try file.handle.write(contentsOf: data)
+                } catch {
+                    let path = transfer.download?.destination.path ?? ""
+                    return (TransportError.downloadFailed(path: path, reason: error.localizedDescription), nil)
+                }
+            } else {
+                if transfer.body.count + data.count > transfer.limit {
+                    return (tooLarge(limit: transfer.limit, transfer), nil)
+                }
+                transfer.body.append(data)
+            }
+            transfer.counts.bytesReceived += data.count
+            return (nil, transfer.progress.map { ($0, transfer.counts) })
+        }
+        if let failure = outcome?.failure {
+            end(id, with: .failure(failure), cancelling: dataTask)
+        } else if let (reporter, progress) = outcome?.progress {
+            reporter.report(progress)
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        // The 3xx response comes back to PackageSession, which decides by the policy.
+        completionHandler(nil)
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        guard let failure = challenge.failureResponse as? HTTPURLResponse,
+            failure.statusCode == 401 || failure.statusCode == 407
+        else {
+            // Server trust and client certificates: the platform's own handling, always.
+            return completionHandler(.performDefaultHandling, nil)
+        }
+        #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation asks once the whole body has arrived and never completes a
+        // task whose challenge is handled by default: deliver the response now.
+        let id = task.taskIdentifier
+        let outcome: Transfer.Outcome? = lock.withLock {
+            transfers[id].map { .success(($0.body, failure)) }
+        }
+        if let outcome {
+            end(id, with: outcome, cancelling: nil)
+        }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+        #else
+        // Declining every protection space makes the task complete with the 401 or 407.
+        completionHandler(.rejectProtectionSpace, nil)
+        #endif
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        let report: (ProgressReporter, TransferProgress)? = lock.withLock {
+            guard let transfer = transfers[task.taskIdentifier], let reporter = transfer.progress else { return nil }
+            transfer.counts.bytesSent = Int(totalBytesSent)
+            transfer.counts.totalBytesToSend = totalBytesExpectedToSend > 0 ? Int(totalBytesExpectedToSend) : nil
+            return (reporter, transfer.counts)
+        }
+        if let (reporter, progress) = report {
+            reporter.report(progress)
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let id = task.taskIdentifier
+        let finished: (Transfer.Outcome, (ProgressReporter, TransferProgress)?)? = lock.withLock {
+            guard let transfer = transfers[id] else { return nil }
+            if let error {
+                return (.failure(Self.redacted(error, afterResponse: task.response != nil)), nil)
+            }
+            guard let response = task.response else {
+                return (.failure(URLError(.badServerResponse)), nil)
+            }
+            do {
+                try transfer.finishFile()
+            } catch {
+                return (.failure(error), nil)
+            }
+            // Finished: the total is what arrived.
+            transfer.counts.totalBytesToReceive = transfer.counts.bytesReceived
+            return (.success((transfer.body, response)), transfer.progress.map { ($0, transfer.counts) })
+        }
+        guard let (outcome, report) = finished else { return }
+        if let (reporter, progress) = report {
+            reporter.report(progress)
+        }
+        end(id, with: outcome, cancelling: nil)
+    }
+
+    /// A platform `URLError` keeps its code and its words, but names the URL redacted: its
+    /// description never quotes a password or a secret query value.
+    ///
+    /// A connection that closes after the response's head but before the whole body is
+    /// `networkConnectionLost`, as Apple platforms report it (swift-corelibs-foundation reports
+    /// `unknown`), so that retry policies treat it the same everywhere.
+    static func redacted(_ error: any Error, afterResponse: Bool = false) -> any Error {
+        guard let urlError = error as? URLError else { return error }
+        var info: [String: Any] = [NSLocalizedDescriptionKey: urlError.localizedDescription]
+        if let url = urlError.failingURL {
+            info["NSErrorFailingURLStringKey"] = Redaction.default.redact(url)
+        }
+        let code: URLError.Code = urlError.code == .unknown && afterResponse ? .networkConnectionLost : urlError.code
+        return URLError(code, userInfo: info)
+    }
+
+    private func tooLarge(limit: Int, _ transfer: Transfer) -> TransportError {
+        .responseTooLarge(limit: limit, url: transfer.url.map { Redaction.default.redact($0) } ?? "")
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One redirect, as a ``RedirectPolicy`` sees it: the 3xx response, the request that received
+/// it, and the request that following it would send.
+///
+/// The proposed request already obeys RFC 9110 §15.4 and the package's safety rules:
+/// - 303 turns any method but `HEAD` into `GET`, and 301 or 302 turn a `POST` into `GET`; the
+///   body and the headers that describe it (`Content-Type`, `Content-Length`, …) go with it.
+/// - 307 and 308 keep the method and the body.
+/// - When the redirect leaves the request's origin (scheme, host or port), every header that
+///   carries a credential is removed: `Authorization`, `Proxy-Authorization`, `Cookie`, the
+///   API-key headers `X-API-Key`, `Api-Key`, `X-Auth-Token` and `X-Access-Token`, every header
+///   ``Redaction/default`` treats as secret, and the names in
+///   ``TransportPolicy/secretHeaderNames``. (Cookies from the session's cookie storage are
+///   added again for the new URL, by the cookies' own rules.)
+///
+/// ```swift
+/// let policy = RedirectPolicy { redirect in
+///     redirect.isCrossOrigin ? .stop : .follow(redirect.proposedRequest)
+/// }
+/// ```
+public struct Redirect: Sendable {
+    /// The 3xx response.
+    public let response: HTTPURLResponse
+    /// The request that received ``response``.
+    public let request: URLRequest
+    /// The request that following the redirect sends.
+    public let proposedRequest: URLRequest
+    /// The redirect's place in its chain: 1 for the first.
+    public let hop: Int
+
+    /// The headers dropped from a request whose redirect leaves its origin, besides the ones
+    /// ``Redaction/default`` treats as secret; lower-cased.
+    static let credentialHeaderNames: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "x-api-key", "api-key", "x-auth-token", "x-access-token",
+    ]
+
+    /// The headers that describe a request's body, dropped with the body.
+    static let contentHeaderNames: Set<String> = [
+        "content-type", "content-length", "content-encoding", "content-language", "content-location",
+        "transfer-encoding", "digest", "content-digest", "content-md5",
+    ]
+
+    /// Reads the redirect in `response` to `request`; `nil` when `response` is not one that
+    /// can be followed: a status other than 301, 302, 303, 307 or 308, or no `Location` that
+    /// names an `http` or `https` URL.
+    ///
+    /// - Parameters:
+    ///   - response: The response to `request`.
+    ///   - request: The request that received `response`.
+    ///   - hop: The redirect's place in its chain, from 1.
+    ///   - secretHeaderNames: More header names to drop when the redirect leaves the origin.
+    public init?(response: HTTPURLResponse, to request: URLRequest, hop: Int = 1, secretHeaderNames: Set<String> = []) {
+        guard [301, 302, 303, 307, 308].contains(response.statusCode),
+            let location = response.value(forHTTPHeaderField: "Location"),
+            let base = response.url ?? request.url,
+            let target = URL(string: location, relativeTo: base)?.absoluteURL,
+            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            target.host?.isEmpty == false
+        else {
+            return nil
+        }
+        self.response = response
+        self.request = request
+        self.hop = hop
+
+        var next = request
+        next.url = target
+        let method = request.httpMethod?.uppercased() ?? "GET"
+        let becomesGET =
+            (response.statusCode == 303 && method != "HEAD")
+            || ((response.statusCode == 301 || response.statusCode == 302) && method == "POST")
+        if becomesGET {
+            next.httpMethod = "GET"
+            next.httpBody = nil
+            next.httpBodyStream = nil
+            for name in (next.allHTTPHeaderFields ?? [:]).keys where Self.contentHeaderNames.contains(name.lowercased()) {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        if Origin(url: target) != Origin(url: base) {
+            let extra = Set(secretHeaderNames.map { $0.lowercased() })
+            for name in (next.allHTTPHeaderFields ?? [:]).keys {
+                let lowered = name.lowercased()
+                if Self.credentialHeaderNames.contains(lowered) || extra.contains(lowered)
+                    || Redaction.default.isSecretHeader(name)
+                {
+                    next.setValue(nil, forHTTPHeaderField: name)
+                }
+            }
+        }
+        proposedRequest = next
+    }
+
+    /// Whether the redirect leaves the origin (scheme, host or port) of the request.
+    public var isCrossOrigin: Bool {
+        Origin(url: proposedRequest.url) != Origin(url: response.url ?? request.url)
+    }
+
+    /// Whether the redirect leads from `https` to plain `http`.
+    public var isInsecure: Bool {
+        (response.url ?? request.url)?.scheme?.lowercased() == "https"
+            && proposedRequest.url?.scheme?.lowercased() == "http"
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+import Futures
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The function at the bottom of every network stack: a request in, data and a response out.
+///
+/// `URLSession.shared.data(for:)` is one; `URLSession.transport` gives it as a value.
+/// Composers take a `Transport` and return a `Transport`, so that whatever you compose, in the
+/// end you still hold this same function:
+///
+/// ```swift
+/// let transport: Transport = URLSession.shared.transport
+/// let (data, response) = try await transport(URLRequest(url: url))
+/// ```
+public typealias Transport = @Sendable (URLRequest) async throws -> (Data, URLResponse)

@@ -1,0 +1,53 @@
+import Foundation
+
+/// What the transport under every stack allows: which redirects it follows, how large a body it
+/// keeps in memory, and which headers it treats as credentials.
+///
+/// ```swift
+/// let policy = TransportPolicy(
+///     redirects: .follow(maximumHops: 5),
+///     maximumResponseSize: 8 * 1_048_576,   // 8 MiB
+///     secretHeaderNames: ["X-Shop-Session"]
+/// )
+/// let transport = URLSession.shared.transport(policy: policy, with: .retry())
+/// ```
+///
+/// The defaults: follow up to 20 redirects, never from HTTPS to HTTP; keep at most 64 MiB of
+/// decoded body (see ``defaultMaximumResponseSize``).
+public struct TransportPolicy: Sendable {
+    /// 64 MiB: far above what an ordinary API sends (a JSON page of results is kilobytes, a
+    /// large export a few megabytes), and low enough that an endless or decompressed-to-gigabytes
+    /// body fails in well under a second on a fast link, long before it strains a phone's memory.
+    public static let defaultMaximumResponseSize = 64 * 1_048_576
+
+    /// How redirects are answered; ``RedirectPolicy/follow(maximumHops:allowingInsecureRedirects:)``
+    /// unless you say.
+    public var redirects: RedirectPolicy
+    /// The most bytes of a response body, after content decoding, that a request keeps in
+    /// memory; past it the transfer is cancelled and fails with
+    /// ``TransportError/responseTooLarge(limit:url:)``. ``Endpoint/maximumResponseSize``
+    /// overrides it for one endpoint.
+    public var maximumResponseSize: Int
+    /// More header names that carry credentials, removed (as `Authorization` and `Cookie` are)
+    /// when a redirect leaves the request's origin; matched without regard to case.
+    public var secretHeaderNames: Set<String>
+
+    /// Creates a policy.
+    ///
+    /// - Parameters:
+    ///   - redirects: How redirects are answered.
+    ///   - maximumResponseSize: The most decoded body bytes a request keeps; at least 0.
+    ///   - secretHeaderNames: More headers to drop on cross-origin redirects.
+    public init(
+        redirects: RedirectPolicy = .follow(),
+        maximumResponseSize: Int = TransportPolicy.defaultMaximumResponseSize,
+        secretHeaderNames: Set<String> = []
+    ) {
+        self.redirects = redirects
+        self.maximumResponseSize = max(0, maximumResponseSize)
+        self.secretHeaderNames = secretHeaderNames
+    }
+
+    /// Follow up to 20 redirects (never HTTPS to HTTP), keep up to 64 MiB of body.
+    public static let `default` = TransportPolicy()
+}

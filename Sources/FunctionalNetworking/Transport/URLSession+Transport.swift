@@ -1,0 +1,78 @@
+import Foundation
+import Futures
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension URLSession {
+    /// This session as a ``Transport``: the base function that composers wrap, with the
+    /// package's ``TransportPolicy/default``.
+    ///
+    /// ```swift
+    /// let transport = URLSession.shared.transport
+    /// let (data, response) = try await transport(URLRequest(url: url))
+    /// ```
+    ///
+    /// Requests go through the package's own session delegate, built from this session's
+    /// configuration, so that every platform behaves the same:
+    /// - Redirects are followed by ``RedirectPolicy/follow(maximumHops:allowingInsecureRedirects:)``:
+    ///   at most 20 hops; 307 and 308 keep the method and the body; credentials
+    ///   (`Authorization`, `Cookie`, API-key headers…) never cross to another origin; a redirect
+    ///   from HTTPS to HTTP fails with ``TransportError/insecureRedirect(from:to:)``.
+    /// - A 401 or 407 reaches the caller as that response, with its headers and body, whatever
+    ///   its `WWW-Authenticate`; credentials are never sent in answer to a challenge. Server
+    ///   trust stays the platform's: nothing turns TLS verification off.
+    /// - A body is kept in memory up to 64 MiB (decoded); a larger one is cancelled while it
+    ///   arrives and fails with ``TransportError/responseTooLarge(limit:url:)``.
+    /// - Cancelling the calling task cancels the request at once, and it fails with
+    ///   `CancellationError`.
+    ///
+    /// `URLSession.shared` cannot be given a delegate, so its requests go through one package
+    /// session built from its configuration, shared by the whole process. For any other
+    /// session, each read of `transport` builds a package session from that session's
+    /// configuration (its own delegate, if it has one, is not called): read it once and keep
+    /// the function, so that its requests share connections.
+    public var transport: Transport {
+        transport(policy: .default)
+    }
+
+    /// This session as a ``Transport`` under `policy`, wrapped in `composers`, each at its
+    /// ``Composer/place``: the stack is in the right order whatever order you list it in (see
+    /// ``Composer`` for the order and its reasons).
+    ///
+    /// ```swift
+    /// let transport = URLSession.shared.transport(with: .validatingStatus(), .retry())
+    /// let strict = URLSession.shared.transport(policy: TransportPolicy(redirects: .never))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - policy: Redirects, the response size limit and secret headers; see ``transport``.
+    ///   - composers: The composers, in any order.
+    /// - Returns: The composed transport.
+    public func transport(policy: TransportPolicy = .default, with composers: Composer...) -> Transport {
+        let package = PackageSession.sending(for: self)
+        let base: Transport = { request in try await package.send(request, policy: policy) }
+        return composers.isEmpty ? base : Composer.ordered(composers).wrapping(base)
+    }
+
+    /// Starts the request for `endpoint` and returns the future of its body.
+    ///
+    /// A 2xx response gives the body; any other status rejects the future with
+    /// ``HTTPStatusError`` (status, headers and body). An endpoint that cannot make a URL
+    /// rejects it with ``Endpoint/Error/invalidURL``. Cancelling the future cancels the request,
+    /// and a request cancelled any other way is reported as `CancellationError` too. Redirects,
+    /// challenges and sizes follow ``TransportPolicy/default``, as ``transport`` describes.
+    ///
+    /// ```swift
+    /// let networking: Networking = URLSession.shared.request
+    /// let product: Future<Product> = networking(.product(withID: 7)).decoded()
+    /// ```
+    ///
+    /// On `URLSession.shared` every call shares one package session. On a session of your own,
+    /// each call builds one from its configuration: keep `networking(from: session.transport)`
+    /// instead, so that requests share connections.
+    public func request(_ endpoint: Endpoint) -> Future<Data> {
+        networking(from: transport)(endpoint)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import FunctionalNetworking
+import FunctionalNetworkingTesting
+import Futures
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Form and multipart bodies put on an endpoint, sent through `networking(from:)`.
+@Suite("Endpoint bodies")
+struct EndpointBodiesTests {
+    @Test func aMultipartEndpointStreamsItsFileToTheServer() async throws {
+        let server = try LoopbackServer { _ in .json(#"{"ok":true}"#) }
+        defer { server.stop() }
+        let file = try URLRequestBodyTests.temporaryFile(count: 1_000_000)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var form = MultipartFormData()
+        form.append("Holiday", named: "title")
+        form.appendFile(at: file, named: "photo", contentType: "image/jpeg")
+        let upload = Endpoint(method: .post, baseURL: server.baseURL, path: "/photos").with(body: form)
+        #expect(upload.body == nil && upload.multipartBody == form)
+
+        _ = try await networking(from: makeTestSession().transport)(upload).value
+
+        let recorded = try #require(await server.takeRequest(timeout: .seconds(30)))
+        #expect(recorded.formParts?.map(\.name) == ["title", "photo"])
+        #expect(recorded.formParts?.last?.body == (try Data(contentsOf: file)))
+        #expect(recorded.formParts?.last?.filename == file.lastPathComponent)
+    }
+
+    @Test func aFileGoneBeforeTheRequestIsSentFailsWithItsNameAndNothingIsSent() async throws {
+        let server = try LoopbackServer { _ in .status(204) }
+        defer { server.stop() }
+        let file = try URLRequestBodyTests.temporaryFile(count: 10)
+        var form = MultipartFormData()
+        form.appendFile(at: file, named: "f")
+        let endpoint = Endpoint(method: .post, baseURL: server.baseURL, path: "/f").with(body: form)
+        try FileManager.default.removeItem(at: file)
+        let error = await #expect(throws: BodyError.self) {
+            _ = try await networking(from: makeTestSession().transport)(endpoint).value
+        }
+        #expect(error == .unreadableFile(file.path, reason: "it does not exist or cannot be read"))
+        #expect(server.requestCount == 0)
+    }
+
+    @Test func aFormEndpointCarriesItsFieldsAndContentType() async throws {
+        let server = try LoopbackServer { _ in .status(204) }
+        defer { server.stop() }
+        let signIn = Endpoint(method: .post, baseURL: server.baseURL, path: "/token")
+            .with(body: ["grant_type": "password", "password": "p&ss w=rd"] as FormBody)
+        _ = try await networking(from: makeTestSession().transport)(signIn).value
+        let recorded = try #require(await server.takeRequest(timeout: .seconds(30)))
+        #expect(recorded.header("Content-Type") == "application/x-www-form-urlencoded")
+        #expect(
+            recorded.formFields == [
+                URLQueryItem(name: "grant_type", value: "password"), URLQueryItem(name: "password", value: "p&ss w=rd"),
+            ])
+    }
+
+    @Test func settingBytesClearsAMultipartBody() {
+        var form = MultipartFormData()
+        form.append("x", named: "x")
+        let endpoint = Endpoint(baseURL: URL(string: "http://127.0.0.1")!).with(body: form).with(body: Data("raw".utf8))
+        #expect(endpoint.multipartBody == nil && endpoint.body == Data("raw".utf8))
+    }
+
+    @Test func aFileBodyIsStreamedWholeAndSentAgainOnRetry() async throws {
+        let server = try LoopbackServer { request in request.sequenceNumber == 0 ? .status(503) : .status(204) }
+        defer { server.stop() }
+        let file = try URLRequestBodyTests.temporaryFile(count: 2_000_000)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let upload = Endpoint(method: .put, baseURL: server.baseURL, path: "/backups/today.tar")
+            .with(bodyFromFileAt: file, contentType: "application/x-tar")
+        #expect(upload.bodyFile == file && upload.body == nil && upload.multipartBody == nil)
+        let transport = makeTestSession().transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
+        _ = try await networking(from: transport)(upload).value
+        let expected = try Data(contentsOf: file)
+        for _ in 0..<2 {
+            let recorded = try #require(await server.takeRequest(timeout: .seconds(30)))
+            #expect(recorded.body == expected)
+            #expect(recorded.header("Content-Type") == "application/x-tar")
+        }
+    }
+
+    @Test func aRequestCanCarryAFileToo() throws {
+        let file = try URLRequestBodyTests.temporaryFile(count: 5)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var request = URLRequest(url: URL(string: "http://127.0.0.1/up")!)
+        try request.setBody(contentsOf: file, contentType: "text/plain")
+        #expect(request.httpBodyStream != nil && request.value(forHTTPHeaderField: "Content-Type") == "text/plain")
+        var missing = URLRequest(url: URL(string: "http://127.0.0.1/up")!)
+        #expect(throws: BodyError.self) { try missing.setBody(contentsOf: URL(fileURLWithPath: "/nonexistent/file")) }
+        #expect(missing.httpBodyStream == nil)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import FunctionalNetworking
+import FunctionalNetworkingTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Streamed bodies end to end: what the server records, byte for byte, every time the request
+/// is sent.
+@Suite("URLRequest bodies")
+struct URLRequestBodyTests {
+    /// A file of `count` bytes of ``DownloadTests/pattern(_:)``; the test removes it.
+    static func temporaryFile(count: Int) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fn-body-\(UUID().uuidString).bin")
+        try DownloadTests.pattern(count).write(to: url)
+        return url
+    }
+
+    @Test func fieldsAndFilesArriveByteForByteWithTheirNames() async throws {
+        let server = try LoopbackServer { _ in .status(204) }
+        defer { server.stop() }
+        let file = try Self.temporaryFile(count: 3_000_000)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var form = MultipartFormData()
+        form.append("Ada Lovelace", named: "name")
+        form.append("ünïcödé ✓", named: "naïve \"quoted\" name")
+        form.appendFile(at: file, named: "upload", filename: "données \"1\".bin", contentType: "application/x-test")
+        var request = URLRequest(url: server.url(for: "/upload"))
+        request.httpMethod = "POST"
+        try request.setBody(form)
+
+        _ = try await makeTestSession().transport(request)
+
+        let recorded = try #require(await server.takeRequest(timeout: .seconds(30)))
+        let parts = try #require(recorded.formParts)
+        #expect(parts.map(\.name) == ["name", "naïve \"quoted\" name", "upload"])
+        #expect(parts[0].bodyText == "Ada Lovelace" && parts[0].filename == nil && parts[0].contentType == nil)
+        #expect(parts[1].bodyText == "ünïcödé ✓")
+        #expect(parts[2].filename == "données \"1\".bin")
+        #expect(parts[2].contentType == "application/x-test")
+        #expect(parts[2].body == (try Data(contentsOf: file)))
+        #expect(recorded.header("Transfer-Encoding") == "chunked")
+    }
+
+    @Test func theSameRequestSentTwiceSendsTheWholeBodyTwice() async throws {
+        let server = try LoopbackServer { _ in .status(204) }
+        defer { server.stop() }
+        let file = try Self.temporaryFile(count: 200_000)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var form = MultipartFormData()
+        form.appendFile(at: file, named: "f")
+        var request = URLRequest(url: server.url(for: "/twice"))
+        request.httpMethod = "PUT"
+        try request.setBody(form)
+        let transport = makeTestSession().transport
+        _ = try await transport(request)
+        _ = try await transport(request)
+        let first = try #require(await server.takeRequest(timeout: .seconds(30)))
+        let second = try #require(await server.takeRequest(timeout: .seconds(30)))
+        #expect(first.body == second.body)
+        #expect(second.formParts?.first?.body == (try Data(contentsOf: file)))
+    }
+
+    @Test func aRetriedUploadSendsTheWholeBodyAgain() async throws {
+        let server = try LoopbackServer { request in
+            request.sequenceNumber == 0 ? .status(503) : .status(204)
+        }
+        defer { server.stop() }
+        var form = MultipartFormData()
+        form.append(Data(repeating: 0x5A, count: 100_000), named: "blob", filename: "blob.bin")
+        var request = URLRequest(url: server.url(for: "/retry"))
+        request.httpMethod = "PUT"
+        try request.setBody(form)
+        let transport = makeTestSession().transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
+        let (_, response) = try await transport(request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 204)
+        let attempts = [
+            try #require(await server.takeRequest(timeout: .seconds(30))), try #require(await server.takeRequest(timeout: .seconds(30))),
+        ]
+        #expect(attempts.allSatisfy { $0.formParts?.first?.body == Data(repeating: 0x5A, count: 100_000) })
+    }
+
+    @Test func a307RedirectSendsTheStreamedBodyToTheNewPlace() async throws {
+        let target = try LoopbackServer { _ in .status(204) }
+        defer { target.stop() }
+        let origin = try LoopbackServer { _ in .redirect(to: target.url(for: "/moved"), status: 307) }
+        defer { origin.stop() }
+        var form = MultipartFormData()
+        form.append("kept", named: "field")
+        var request = URLRequest(url: origin.url(for: "/upload"))
+        request.httpMethod = "POST"
+        try request.setBody(form)
+        _ = try await makeTestSession().transport(request)
+        let arrived = try #require(await target.takeRequest(timeout: .seconds(30)))
+        #expect(arrived.method == "POST")
+        #expect(arrived.formParts?.map(\.bodyText) == ["kept"])
+    }
+
+    @Test func aFormBodyArrivesAsFields() async throws {
+        let server = try LoopbackServer { _ in .status(204) }
+        defer { server.stop() }
+        var request = URLRequest(url: server.url(for: "/token"))
+        request.httpMethod = "POST"
+        request.setBody(["grant_type": "password", "password": "a&b=c d+é"] as FormBody)
+        _ = try await makeTestSession().transport(request)
+        let recorded = try #require(await server.takeRequest(timeout: .seconds(30)))
+        #expect(
+            recorded.formFields == [
+                URLQueryItem(name: "grant_type", value: "password"), URLQueryItem(name: "password", value: "a&b=c d+é"),
+            ])
+    }
+
+    @Test func aMultipartBodyShowsInCURLAndDescriptionsWithSecretsHidden() throws {
+        let file = try Self.temporaryFile(count: 10)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var form = MultipartFormData()
+        form.append("Holiday", named: "title")
+        form.append("hunter2", named: "password")
+        form.appendFile(at: file, named: "photo", filename: "p.jpg", contentType: "image/jpeg")
+        form.append(Data(count: 3), named: "blob", filename: "b.bin")
+        var request = URLRequest(url: URL(string: "https://shop.test/photos")!)
+        request.httpMethod = "POST"
+        try request.setBody(form)
+        let curl = request.curlCommand()
+        #expect(curl.contains("--form-string 'title=Holiday'"))
+        #expect(curl.contains("--form-string 'password=<redacted>'"))
+        #expect(curl.contains(#"-F 'photo=@\#(file.path);filename="p.jpg";type=image/jpeg'"#))
+        #expect(curl.contains("blob=(3 bytes in memory;filename=\"b.bin\";type=application/octet-stream)"))
+        #expect(!curl.contains("hunter2"))
+        let described = Redaction.default.describe(request)
+        #expect(described.hasSuffix("(body: a multipart form: title, password, photo (file p.jpg), blob (file b.bin))"))
+    }
+}

@@ -1,0 +1,341 @@
+import Foundation
+import FunctionalNetworkingTesting
+import Futures
+import Testing
+
+@testable import FunctionalNetworking
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("Composer+Authentication")
+struct AuthenticationTests {
+    /// A server that accepts only `Bearer <valid>` and counts what it saw.
+    func makeProtectedServer(valid: @escaping @Sendable () -> String) throws -> LoopbackServer {
+        try LoopbackServer { request in
+            request.header("Authorization") == "Bearer \(valid())"
+                ? .text("hello \(request.path)")
+                : .text("who are you?", status: 401)
+        }
+    }
+
+    @Test func fiveConcurrent401sCauseExactlyOneRefreshAndAllSucceed() async throws {
+        let server = try makeProtectedServer(valid: { "fresh" })
+        defer { server.stop() }
+        let refreshes = Counter()
+        let gate = Promise<Void>()
+        let store = CredentialStore(.bearer("stale"))
+        let auth = Authenticator(
+            store: store,
+            allowedOrigins: [Origin(url: server.baseURL)!],
+            refresh: { _ in
+                refreshes.increment()
+                try await gate.value  // hold the refresh until all five have met the 401
+                return .bearer("fresh")
+            },
+            clock: TestClock()
+        )
+        let transport = makeTestSession().transport(with: .authenticated(by: auth), .validatingStatus())
+        let calls = (0..<5).map { index in
+            Task { try await transport(URLRequest(url: server.url(for: "/item/\(index)"))) }
+        }
+        for _ in 0..<5 {
+            _ = await server.takeRequest(timeout: .seconds(30))
+        }
+        gate.resolve()
+        for (index, call) in calls.enumerated() {
+            #expect(try await call.value.0 == Data("hello /item/\(index)".utf8))
+        }
+        #expect(refreshes.value == 1)
+        #expect(await store.credential == .bearer("fresh"))
+    }
+
+    @Test func aRequestWithAnOlderCredentialIsRetriedWithTheNewerOneWithoutRefreshing() async throws {
+        let server = try makeProtectedServer(valid: { "new" })
+        defer { server.stop() }
+        let store = CredentialStore(.bearer("old"))
+        let refreshes = Counter()
+        let auth = Authenticator(
+            store: store, allowedOrigins: [Origin(url: server.baseURL)!],
+            refresh: { _ in
+                refreshes.increment()
+                return .bearer("new")
+            }
+        )
+        // Someone stores a newer credential while this request is out with the old one.
+        let base = makeTestSession().transport
+        let racing: Transport = { request in
+            let answer = try await base(request)
+            await store.store(.bearer("new"))
+            return answer
+        }
+        let transport = compose(racing, with: .authenticated(by: auth))
+        let (data, _) = try await transport(URLRequest(url: server.url(for: "/me")))
+        #expect(data == Data("hello /me".utf8))
+        #expect(refreshes.value == 0)
+    }
+
+    @Test func aFailedRefreshFailsEveryWaiterWithAClearError() async throws {
+        let server = try makeProtectedServer(valid: { "never" })
+        defer { server.stop() }
+        struct Offline: Error {}
+        let gate = Promise<Void>()
+        let auth = Authenticator(
+            store: CredentialStore(.bearer("stale")),
+            allowedOrigins: [Origin(url: server.baseURL)!],
+            refresh: { _ in
+                try await gate.value
+                throw Offline()
+            }
+        )
+        let transport = makeTestSession().transport(with: .authenticated(by: auth))
+        let calls = (0..<3).map { _ in Task { try await transport(URLRequest(url: server.url(for: "/"))) } }
+        for _ in 0..<3 { _ = await server.takeRequest(timeout: .seconds(30)) }
+        gate.resolve()
+        for call in calls {
+            let error = await #expect(throws: AuthenticationError.self) { try await call.value }
+            #expect(error?.description.hasPrefix("Refreshing the credential failed") == true)
+        }
+    }
+
+    @Test func aServerThatAlwaysSays401CausesBoundedRefreshesThenADistinctError() async throws {
+        let server = try makeProtectedServer(valid: { "unreachable" })
+        defer { server.stop() }
+        let refreshes = Counter()
+        let auth = Authenticator(
+            store: CredentialStore(.bearer("t0")),
+            allowedOrigins: [Origin(url: server.baseURL)!],
+            refresh: { _ in .bearer("t\(refreshes.increment())") },
+            refreshLimit: 3,
+            refreshWindow: .seconds(60),
+            clock: TestClock()
+        )
+        let transport = makeTestSession().transport(with: .authenticated(by: auth), .validatingStatus())
+        var outcomes: [String] = []
+        for _ in 0..<10 {
+            do {
+                _ = try await transport(URLRequest(url: server.url(for: "/")))
+                outcomes.append("ok")
+            } catch let error as HTTPStatusError {
+                outcomes.append("\(error.status)")
+            } catch let error as AuthenticationError {
+                outcomes.append(error == .refreshLimitReached(3, within: .seconds(60)) ? "limit" : "other")
+            }
+        }
+        #expect(refreshes.value == 3)
+        #expect(outcomes == ["401", "401", "401"] + Array(repeating: "limit", count: 7))
+        #expect(server.requestCount == 3 * 2 + 7)
+    }
+
+    @Test func theTokenNeverReachesAnOriginTheCallerDidNotAllow() async throws {
+        let allowed = try LoopbackServer { request in .text(request.header("Authorization") ?? "none") }
+        defer { allowed.stop() }
+        let other = try LoopbackServer { request in .text(request.header("Authorization") ?? "none") }
+        defer { other.stop() }
+        let auth = Authenticator(store: CredentialStore(.bearer("s3cr3t")), allowedOrigins: [Origin(url: allowed.baseURL)!])
+        let transport = makeTestSession().transport(with: .authenticated(by: auth))
+        #expect(try await transport(URLRequest(url: allowed.url(for: "/"))).0 == Data("Bearer s3cr3t".utf8))
+        #expect(try await transport(URLRequest(url: other.url(for: "/"))).0 == Data("none".utf8))
+    }
+
+    @Test func theTokenNeverFollowsARedirectToAnotherOrigin() async throws {
+        let other = try LoopbackServer { request in
+            .text("authorization=\(request.header("Authorization") ?? "none") cookie=\(request.header("Cookie") ?? "none")")
+        }
+        defer { other.stop() }
+        let allowed = try LoopbackServer { request in
+            request.path == "/same"
+                ? .text("same-origin \(request.header("Authorization") ?? "none")") : .redirect(to: other.url(for: "/landing"))
+        }
+        defer { allowed.stop() }
+        let auth = Authenticator(store: CredentialStore(.bearer("s3cr3t")), allowedOrigins: [Origin(url: allowed.baseURL)!])
+        let transport = makeTestSession().transport(with: .authenticated(by: auth))
+        var request = URLRequest(url: allowed.url(for: "/go"))
+        request.setValue("session=abc", forHTTPHeaderField: "Cookie")
+        let (data, _) = try await transport(request)
+        #expect(String(decoding: data, as: UTF8.self) == "authorization=none cookie=none")
+        let recorded = await other.takeRequest(timeout: .seconds(30))
+        #expect(recorded?.header("Authorization") == nil)
+    }
+
+    @Test func capturingCredentialStoresALoginsToken() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/login" ? .json(#"{"token":"from-login"}"#) : .text(request.header("Authorization") ?? "none")
+        }
+        defer { server.stop() }
+        struct Login: Decodable { let token: String }
+        let store = CredentialStore()
+        let auth = Authenticator(store: store, allowedOrigins: [Origin(url: server.baseURL)!])
+        let transport = makeTestSession().transport(
+            with: .capturingCredential(into: store) { request, data, _ in
+                request.url?.path == "/login" ? .bearer(try JSONDecoder().decode(Login.self, from: data).token) : nil
+            },
+            .authenticated(by: auth)
+        )
+        var login = URLRequest(url: server.url(for: "/login"))
+        login.httpMethod = "POST"
+        _ = try await transport(login)
+        #expect(await store.credential == .bearer("from-login"))
+        #expect(try await transport(URLRequest(url: server.url(for: "/me"))).0 == Data("Bearer from-login".utf8))
+    }
+
+    @Test func aRequestSentWhileSignedOutNeverRefreshesAndARefreshNeverUndoesASignOut() async throws {
+        let server = try makeProtectedServer(valid: { "fresh" })
+        defer { server.stop() }
+        let refreshes = Counter()
+        let store = CredentialStore()
+        let auth = Authenticator(
+            store: store, allowedOrigins: [Origin(url: server.baseURL)!],
+            refresh: { _ in
+                refreshes.increment()
+                return .bearer("fresh")
+            }
+        )
+        let session = makeTestSession().transport
+        let transport = compose(session, with: .authenticated(by: auth))
+        let (_, signedOut) = try await transport(URLRequest(url: server.url(for: "/")))
+        #expect((signedOut as? HTTPURLResponse)?.statusCode == 401)
+        #expect(refreshes.value == 0)
+
+        // Signed in with a stale token, then signed out while the request is out.
+        await store.store(.bearer("stale"))
+        let signingOut: Transport = { request in
+            let answer = try await session(request)
+            await store.store(nil)
+            return answer
+        }
+        let (_, response) = try await compose(signingOut, with: .authenticated(by: auth))(URLRequest(url: server.url(for: "/")))
+        #expect((response as? HTTPURLResponse)?.statusCode == 401)
+        #expect(refreshes.value == 0)
+        #expect(await store.credential == nil)
+    }
+
+    // MARK: - Several users and sign-out
+
+    /// A server whose `/me` names the user of the token: `A-fresh` is A, `B` is B; any other
+    /// token, or none, gets a 401 saying "nobody".
+    func makeUsersServer() throws -> LoopbackServer {
+        try LoopbackServer { request in
+            switch request.header("Authorization") {
+            case "Bearer A-fresh": .json(#"{"me":"A"}"#)
+            case "Bearer B": .json(#"{"me":"B"}"#)
+            default: .text("nobody", status: 401)
+            }
+        }
+    }
+
+    /// An authenticator for `server` whose refresh reports that it began, then waits for
+    /// `gate` before handing out A's fresh token.
+    func gatedAuthenticator(
+        _ store: CredentialStore, for server: LoopbackServer, began: Promise<Void>, gate: Promise<Void>, refreshes: Counter
+    ) -> Authenticator {
+        Authenticator(
+            store: store, allowedOrigins: [Origin(url: server.baseURL)!],
+            refresh: { _ in
+                refreshes.increment()
+                began.resolve()
+                try await gate.value
+                return .bearer("A-fresh")
+            },
+            clock: TestClock()
+        )
+    }
+
+    @Test func aSignOutDuringARefreshWinsAndEveryWaiterReturnsItsUnauthorizedAnswer() async throws {
+        let server = try makeUsersServer()
+        defer { server.stop() }
+        let store = CredentialStore(.bearer("A-stale"))
+        let began = Promise<Void>()
+        let gate = Promise<Void>()
+        let refreshes = Counter()
+        let auth = gatedAuthenticator(store, for: server, began: began, gate: gate, refreshes: refreshes)
+        let transport = makeTestSession().transport(with: .authenticated(by: auth))
+
+        let waiting = (0..<3).map { _ in Task { try await transport(URLRequest(url: server.url(for: "/me"))) } }
+        try await began.value(within: .seconds(30))
+        for _ in 0..<3 { _ = await server.takeRequest(timeout: .seconds(30)) }
+        await store.store(nil)  // signed out while the refresh runs
+        gate.resolve()
+
+        for call in waiting {
+            let (data, response) = try await Future { try await call.value }.value(within: .seconds(30))
+            #expect((response as? HTTPURLResponse)?.statusCode == 401)
+            #expect(String(decoding: data, as: UTF8.self) == "nobody")
+        }
+        #expect(await store.credential == nil)
+        #expect(refreshes.value == 1)
+        let (after, _) = try await transport(URLRequest(url: server.url(for: "/me")))
+        #expect(String(decoding: after, as: UTF8.self) == "nobody")  // not {"me":"A"}
+        #expect(server.requestCount == 4)  // three first attempts, none retried, and `after`
+    }
+
+    @Test func aSignInDuringARefreshWinsAndTheWaitersGoOutWithTheNewCredential() async throws {
+        let server = try makeUsersServer()
+        defer { server.stop() }
+        let store = CredentialStore(.bearer("A-stale"))
+        let began = Promise<Void>()
+        let gate = Promise<Void>()
+        let refreshes = Counter()
+        let auth = gatedAuthenticator(store, for: server, began: began, gate: gate, refreshes: refreshes)
+        let transport = makeTestSession().transport(with: .authenticated(by: auth))
+
+        let waiting = Task { try await transport(URLRequest(url: server.url(for: "/me"))) }
+        try await began.value(within: .seconds(30))
+        await store.store(.bearer("B"))  // user B signs in while A's refresh runs
+        gate.resolve()
+
+        let (data, _) = try await Future { try await waiting.value }.value(within: .seconds(30))
+        #expect(String(decoding: data, as: UTF8.self) == #"{"me":"B"}"#)
+        #expect(await store.credential == .bearer("B"))
+        let (after, _) = try await transport(URLRequest(url: server.url(for: "/me")))
+        #expect(String(decoding: after, as: UTF8.self) == #"{"me":"B"}"#)
+        #expect(refreshes.value == 1)
+    }
+
+    @Test func aRefreshBegunForTheNewUserIsNotJoinedToTheAbandonedOne() async throws {
+        let store = CredentialStore(.bearer("A-stale"))
+        let gateA = Promise<Void>()
+        let beganA = Promise<Void>()
+        let refreshed = Collected<String>()
+        let refresh: @Sendable (Credential?) async throws -> Credential = { stale in
+            refreshed.append(stale == .bearer("A-stale") ? "A" : "B")
+            if stale == .bearer("A-stale") {
+                beganA.resolve()
+                try await gateA.value
+            }
+            return stale == .bearer("A-stale") ? .bearer("A-fresh") : .bearer("B-fresh")
+        }
+        let first = await store.snapshot()
+        let abandoned = Task {
+            try await store.credential(after: first.version, refresh: refresh, limit: 5, window: .seconds(60), now: .zero)
+        }
+        try await beganA.value(within: .seconds(30))
+        await store.store(.bearer("B-stale"))
+        let second = await store.snapshot()
+        let forB = Future {
+            try await store.credential(after: second.version, refresh: refresh, limit: 5, window: .seconds(60), now: .zero)
+        }
+        defer { gateA.resolve() }
+        #expect(try await forB.value(within: .seconds(10)) == .bearer("B-fresh"))  // without waiting for A's refresh
+        gateA.resolve()
+        #expect(try await Future { try await abandoned.value }.value(within: .seconds(30)) == .bearer("B-fresh"))
+        #expect(await store.credential == .bearer("B-fresh"))
+        #expect(refreshed.values == ["A", "B"])
+    }
+
+    @Test func basicCredentialsAreSentEncodedAndNeverPrinted() {
+        let credential = Credential.basic(username: "ada", password: "pa55word")
+        #expect(credential.authorizationValue == "Basic YWRhOnBhNTV3b3Jk")
+        #expect(!credential.description.contains("pa55word"))
+        #expect(!"\(credential)".contains("pa55word"))
+        #expect(!Credential.bearer("s3cr3t").description.contains("s3cr3t"))
+    }
+
+    @Test func originsCompareSchemeHostAndPortWithDefaultPorts() {
+        #expect(Origin(url: URL(string: "https://API.example.com/x")!) == Origin(url: URL(string: "https://api.example.com:443/y")!))
+        #expect(Origin(url: URL(string: "http://api.example.com")!) != Origin(url: URL(string: "https://api.example.com")!))
+        #expect(Origin(url: URL(string: "http://127.0.0.1:8080")!) != Origin(url: URL(string: "http://127.0.0.1:8081")!))
+        #expect(Origin(url: URL(string: "/relative")) == nil)
+    }
+}

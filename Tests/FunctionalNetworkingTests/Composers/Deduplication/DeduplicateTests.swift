@@ -1,0 +1,400 @@
+import Foundation
+import FunctionalNetworkingTesting
+import Futures
+import Testing
+
+@testable import FunctionalNetworking
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("Composer.deduplicated")
+struct DeduplicateTests {
+    let url = URL(string: "https://shop.test/products/7")!
+
+    @Test func aThousandConcurrentIdenticalGETsReachTheServerOnce() async throws {
+        // The server holds its answer until every caller has joined the shared call.
+        let gate = DispatchSemaphore(value: 0)
+        let server = try LoopbackServer { _ in
+            _ = gate.wait(timeout: .now() + 30)
+            return .text("shared")
+        }
+        defer { server.stop() }
+        defer { gate.signal() }
+        let deduplicator = RequestDeduplicator()
+        let transport = makeTestSession().transport(with: .deduplicated(by: deduplicator))
+        let url = server.url(for: "/products/7")
+
+        let callers = (0..<1000).map { _ in
+            Future { String(decoding: try await transport(URLRequest(url: url)).0, as: UTF8.self) }
+        }
+        try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 1000 })
+        #expect(deduplicator.inFlightCount == 1)
+        gate.signal()
+
+        for caller in callers {
+            #expect(try await caller.value(within: .seconds(30)) == "shared")
+        }
+        #expect(server.requestCount == 1)
+        #expect(deduplicator.inFlightCount == 0)
+    }
+
+    @Test func postsWithDifferentBodiesAreNeverMerged() async throws {
+        let upstream = HeldTransport()
+        let transport = compose(upstream.transport, with: .deduplicated(includingUnsafeMethods: true))
+
+        let first = Future { try await transport(self.request(.post, body: "a")).0 }
+        let second = Future { try await transport(self.request(.post, body: "b")).0 }
+        try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 2 })
+        upstream.open()
+
+        #expect(try await first.value(within: .seconds(30)) == Data("a".utf8))
+        #expect(try await second.value(within: .seconds(30)) == Data("b".utf8))
+    }
+
+    @Test func identicalPostsAreMergedOnlyWhenOptedIn() async throws {
+        let upstream = HeldTransport()
+        let deduplicator = RequestDeduplicator(includingUnsafeMethods: true)
+        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+
+        let callers = (0..<3).map { _ in Future { try await transport(self.request(.post, body: "same")).0 } }
+        try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 3 })
+        upstream.open()
+
+        for caller in callers {
+            #expect(try await caller.value(within: .seconds(30)) == Data("same".utf8))
+        }
+        #expect(upstream.calls.count == 1)
+    }
+
+    @Test func unsafeMethodsPassThroughByDefault() async throws {
+        let upstream = HeldTransport()
+        let deduplicator = RequestDeduplicator()
+        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+
+        let callers = [HTTPMethod.post, .post, .put, .delete, .patch].map { method in
+            Future { try await transport(self.request(method, body: "same")).0 }
+        }
+        // Each one reaches the transport while the others are still in flight.
+        try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 5 })
+        #expect(deduplicator.waitingCount == 0)
+        upstream.open()
+        for caller in callers {
+            _ = try await caller.value(within: .seconds(30))
+        }
+    }
+
+    @Test func safeMethodsOtherThanGETAreMerged() async throws {
+        let upstream = HeldTransport()
+        let deduplicator = RequestDeduplicator()
+        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+
+        let callers = (0..<2).map { _ in Future { try await transport(self.request(.head)).0 } }
+        try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 2 })
+        upstream.open()
+        for caller in callers {
+            _ = try await caller.value(within: .seconds(30))
+        }
+        #expect(upstream.calls.count == 1)
+    }
+
+    @Test func everyHeaderMattersByDefault() async throws {
+        let upstream = HeldTransport()
+        let deduplicator = RequestDeduplicator()
+        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+
+        let json = Future { try await transport(self.request(headers: ["Accept": "application/json"])).0 }
+        let html = Future { try await transport(self.request(headers: ["Accept": "text/html"])).0 }
+        try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 2 })
+        #expect(deduplicator.inFlightCount == 2)
+        upstream.open()
+        _ = try await json.value(within: .seconds(30))
+        _ = try await html.value(within: .seconds(30))
+    }
+
+    @Test func ignoredHeadersDoNotKeepRequestsApart() async throws {
+        let upstream = HeldTransport()
+        let deduplicator = RequestDeduplicator(matching: .all(except: ["x-request-id"]))
+        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+
+        let callers = (0..<3).map { index in
+            Future { try await transport(self.request(headers: ["X-Request-ID": "\(index)", "Accept": "a"])).0 }
+        }
+        try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 3 })
+        #expect(deduplicator.inFlightCount == 1)
+        upstream.open()
+        for caller in callers {
+            _ = try await caller.value(within: .seconds(30))
+        }
+        #expect(upstream.calls.count == 1)
+    }
+
+    @Test func onlyTheNamedHeadersMatterWhenTheCallerNamesThem() async throws {
+        let upstream = HeldTransport()
+        let deduplicator = RequestDeduplicator(matching: .only(["Authorization"]))
+        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+
+        let ada = Future { try await transport(self.request(headers: ["Authorization": "ada", "X-A": "1"])).0 }
+        let adaAgain = Future { try await transport(self.request(headers: ["authorization": "ada", "X-A": "2"])).0 }
+        let bob = Future { try await transport(self.request(headers: ["Authorization": "bob"])).0 }
+        try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 3 })
+        #expect(deduplicator.inFlightCount == 2)
+        upstream.open()
+        for caller in [ada, adaAgain, bob] {
+            _ = try await caller.value(within: .seconds(30))
+        }
+        #expect(upstream.calls.count == 2)
+    }
+
+    @Test func cancellingOneWaiterLeavesTheOthersWithTheAnswer() async throws {
+        let upstream = HeldTransport()
+        let deduplicator = RequestDeduplicator()
+        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+
+        let tasks = (0..<3).map { _ in Task { try await transport(self.request()).0 } }
+        try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 3 })
+        tasks[0].cancel()
+        #expect(deduplicator.waitingCount == 2)
+        #expect(await TrafficTestSupport.outcome(of: tasks[0]).failure is CancellationError)
+
+        upstream.open()
+        #expect(try await TrafficTestSupport.outcome(of: tasks[1]).get() == Data("GET".utf8))
+        #expect(try await TrafficTestSupport.outcome(of: tasks[2]).get() == Data("GET".utf8))
+        #expect(upstream.calls.count == 1)
+        #expect(upstream.cancellations == 0)
+    }
+
+    @Test func cancellingTheLastWaiterCancelsTheUpstreamCall() async throws {
+        let upstream = HeldTransport()
+        let deduplicator = RequestDeduplicator()
+        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+
+        let tasks = (0..<2).map { _ in Task { try await transport(self.request()).0 } }
+        try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 2 })
+        tasks[0].cancel()
+        #expect(upstream.cancellations == 0)
+        tasks[1].cancel()
+
+        for task in tasks {
+            #expect(await TrafficTestSupport.outcome(of: task).failure is CancellationError)
+        }
+        try await upstream.cancelled.value(within: .seconds(30))
+        #expect(deduplicator.inFlightCount == 0)
+
+        // The abandoned call is gone: the next identical request goes upstream afresh.
+        upstream.open()
+        let next = Task { try await transport(self.request()).0 }
+        #expect(try await TrafficTestSupport.outcome(of: next).get() == Data("GET".utf8))
+        #expect(upstream.calls.count == 2)
+    }
+
+    @Test func aWaiterCancelledOverTheNetworkGetsCancellationError() async throws {
+        let server = try LoopbackServer { _ in .text("late").withFault(.stall) }
+        defer { server.stop() }
+        let deduplicator = RequestDeduplicator()
+        let transport = makeTestSession().transport(with: .deduplicated(by: deduplicator))
+        let url = server.url(for: "/stalls")
+
+        let task = Task { try await transport(URLRequest(url: url)).0 }
+        _ = try #require(await server.takeRequest(timeout: .seconds(30)))
+        task.cancel()
+
+        #expect(await TrafficTestSupport.outcome(of: task).failure is CancellationError)
+        #expect(deduplicator.inFlightCount == 0)
+    }
+
+    @Test func anErrorIsSharedByAllWaiters() async throws {
+        let upstream = HeldTransport(failingWith: URLError(.badServerResponse))
+        let deduplicator = RequestDeduplicator()
+        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+
+        let callers = (0..<3).map { _ in Future { try await transport(self.request()).0 } }
+        try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 3 })
+        upstream.open()
+
+        for caller in callers {
+            let error = await caller.result(within: .seconds(30)).failure
+            #expect((error as? URLError)?.code == .badServerResponse)
+        }
+        #expect(upstream.calls.count == 1)
+    }
+
+    @Test func aFinishedCallIsForgottenSoTheNextRequestGoesUpstream() async throws {
+        let upstream = HeldTransport()
+        upstream.open()
+        let deduplicator = RequestDeduplicator()
+        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+
+        _ = try await transport(request())
+        _ = try await transport(request())
+        #expect(upstream.calls.count == 2)
+        #expect(deduplicator.inFlightCount == 0)
+    }
+
+    @Test func requestsWithABodyStreamPassThrough() async throws {
+        let upstream = HeldTransport()
+        let deduplicator = RequestDeduplicator()
+        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+        var streamed = request(.get)
+        streamed.httpBodyStream = InputStream(data: Data("x".utf8))
+        let sent = streamed
+
+        let callers = (0..<2).map { _ in Future { try await transport(sent).0 } }
+        try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 2 })
+        #expect(deduplicator.waitingCount == 0)
+        upstream.open()
+        for caller in callers {
+            _ = try await caller.value(within: .seconds(30))
+        }
+    }
+
+    @Test func headerSelectionComparesNamesIgnoringCase() {
+        #expect(HeaderSelection.all.includes("X-Anything"))
+        #expect(!HeaderSelection.all(except: ["X-Request-ID"]).includes("x-request-id"))
+        #expect(HeaderSelection.only(["accept"]).includes("ACCEPT"))
+        #expect(!HeaderSelection.only(["accept"]).includes("Authorization"))
+    }
+
+    // MARK: - Several users
+
+    @Test func belowAuthenticationASignInDuringAnotherUsersCallIsNeverMerged() async throws {
+        // Even a selection that ignores Authorization never merges two users' requests.
+        let upstream = HeldTransport()
+        let store = CredentialStore(.bearer("ada"))
+        let auth = Authenticator(store: store, allowedOrigins: [Origin(url: url)!])
+        let transport = compose(
+            upstream.transport, with: .authenticated(by: auth), .deduplicated(matching: .only(["Accept"])))
+
+        let ada = Future { try await transport(self.request()) }
+        try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 1 })
+        await store.store(.bearer("bob"))
+        let bob = Future { try await transport(self.request()) }
+        try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 2 })
+        upstream.open()
+
+        _ = try await ada.value(within: .seconds(30))
+        _ = try await bob.value(within: .seconds(30))
+        #expect(upstream.calls.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer ada", "Bearer bob"])
+    }
+
+    @Test func aDeduplicatorSharedByTwoAccountsNeverMergesTheirRequests() async throws {
+        let upstream = HeldTransport()
+        let shared = RequestDeduplicator(matching: .all(except: ["Authorization", "X-API-Key"]))
+        let adaAuth = Authenticator(store: CredentialStore(.bearer("ada")), allowedOrigins: [Origin(url: url)!])
+        let bobAuth = Authenticator(store: CredentialStore(.bearer("bob")), allowedOrigins: [Origin(url: url)!])
+        let ada = compose(upstream.transport, with: .authenticated(by: adaAuth), .deduplicated(by: shared))
+        let bob = compose(upstream.transport, with: .authenticated(by: bobAuth), .deduplicated(by: shared))
+        let keyed = compose(upstream.transport, with: .deduplicated(by: shared))
+
+        let calls = [
+            Future { try await ada(self.request()) }, Future { try await bob(self.request()) },
+            Future { try await ada(self.request()) },
+            Future { try await keyed(self.request(headers: ["X-API-Key": "k1"])) },
+            Future { try await keyed(self.request(headers: ["X-API-Key": "k2"])) },
+        ]
+        try #require(await TrafficTestSupport.waitUntil { shared.waitingCount == 5 })
+        #expect(shared.inFlightCount == 4)  // ada's two requests share a call; nobody else does
+        upstream.open()
+        for call in calls {
+            _ = try await call.value(within: .seconds(30))
+        }
+        #expect(upstream.calls.count == 4)
+    }
+
+    @Test func cookiesFromTheCookieStorageKeepUsersApart() async throws {
+        let upstream = HeldTransport()
+        let storage = try #require(URLSessionConfiguration.ephemeral.httpCookieStorage)
+        let transport = compose(upstream.transport, with: .deduplicated(by: RequestDeduplicator(cookieStorage: storage)))
+        func signIn(_ user: String) throws {
+            storage.cookies?.forEach(storage.deleteCookie)
+            storage.setCookie(try #require(HTTPCookie(properties: [.name: "s", .value: user, .domain: "shop.test", .path: "/"])))
+        }
+
+        try signIn("ada")
+        let ada = Future { try await transport(self.request()) }
+        try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 1 })
+        try signIn("bob")
+        let bob = Future { try await transport(self.request()) }
+        try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 2 })
+        upstream.open()
+        _ = try await ada.value(within: .seconds(30))
+        _ = try await bob.value(within: .seconds(30))
+    }
+
+    // MARK: - Helpers
+
+    private func request(_ method: HTTPMethod = .get, body: String? = nil, headers: [String: String] = [:]) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = method.rawValue
+        request.httpBody = body.map { Data($0.utf8) }
+        for (name, value) in headers {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        return request
+    }
+}
+
+/// Waiting helpers shared by the Deduplicate, Throttle and Cache suites.
+enum TrafficTestSupport {
+    /// Polls `condition` until it holds, for at most 30 seconds of real time.
+    static func waitUntil(_ condition: @Sendable () -> Bool) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(30))
+        while !condition() {
+            guard clock.now < deadline, (try? await Task.sleep(for: .milliseconds(2))) != nil else {
+                return condition()
+            }
+        }
+        return true
+    }
+
+    /// The result of `task`, bounded by 30 seconds of real time.
+    static func outcome<Value: Sendable>(of task: Task<Value, any Error>) async -> Result<Value, any Error> {
+        await Future { try await task.value }.result(within: .seconds(30))
+    }
+}
+
+/// A transport that records each request and holds it until ``open()`` is called, then
+/// answers with the request's body (or its method when it has none), or fails with the given
+/// error. A call cancelled while held throws `CancellationError` and is counted.
+private final class HeldTransport: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [URLRequest] = []
+    private var cancelledCount = 0
+    private let gate = Promise<Void>()
+    private let failure: (any Error)?
+    /// Resolved when a held call is cancelled.
+    let cancelled = Promise<Void>()
+
+    init(failingWith failure: (any Error)? = nil) {
+        self.failure = failure
+        // Pinned, so that a cancelled call awaiting the gate does not cancel it for the others.
+        gate.observe { _ in }
+    }
+
+    var calls: [URLRequest] { lock.withLock { recorded } }
+    var cancellations: Int { lock.withLock { cancelledCount } }
+
+    func open() {
+        gate.resolve()
+    }
+
+    var transport: Transport {
+        { [self] request in
+            lock.withLock { recorded.append(request) }
+            do {
+                try await gate.value
+            } catch {
+                lock.withLock { cancelledCount += 1 }
+                cancelled.resolve()
+                throw error
+            }
+            if let failure {
+                throw failure
+            }
+            let body = request.httpBody ?? Data((request.httpMethod ?? "GET").utf8)
+            return (body, stubResponse(for: request))
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import FunctionalNetworking
+import FunctionalNetworkingTesting
+import Futures
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("RequestContext")
+struct RequestContextTests {
+    private let request = URLRequest(url: URL(string: "https://shop.test/products")!)
+
+    /// A transport that answers with the id the request was sent under, or "none".
+    private var echoContext: Transport {
+        stubTransport { request in
+            (Data((RequestContext.current?.id.uuidString ?? "none").utf8), stubResponse(for: request))
+        }
+    }
+
+    @Test func thereIsNoContextOutsideANumberedStack() async throws {
+        #expect(RequestContext.current == nil)
+        let (data, _) = try await echoContext(request)
+        #expect(String(decoding: data, as: UTF8.self) == "none")
+    }
+
+    @Test func aChosenIDIsTheIDOfTheRequest() async throws {
+        let id = UUID()
+        let transport = compose(echoContext, with: .numbered())
+        let (data, _) = try await RequestContext.withID(id) { try await transport(request) }
+        #expect(String(decoding: data, as: UTF8.self) == id.uuidString)
+    }
+
+    @Test func aFutureStartedInsideWithIDCarriesTheID() async throws {
+        let id = UUID()
+        let networking = networking(from: compose(echoContext, with: .numbered()))
+        let future = RequestContext.withID(id) { networking(Endpoint(baseURL: URL(string: "https://shop.test")!, path: "/a")) }
+        #expect(String(decoding: try await future.value(within: .seconds(30)), as: UTF8.self) == id.uuidString)
+    }
+
+    @Test func aChosenIDIsNotReusedByANestedStack() async throws {
+        let outerID = UUID()
+        let inner = compose(echoContext, with: .numbered())
+        let outer = compose(
+            stubTransport(data: Data()), with: .numbered(),
+            Composer { _ in
+                { request in try await inner(request) }
+            })
+        let (data, _) = try await RequestContext.withID(outerID) { try await outer(request) }
+        let innerID = String(decoding: data, as: UTF8.self)
+        #expect(innerID != outerID.uuidString)
+        #expect(UUID(uuidString: innerID) != nil)
+    }
+
+    @Test func theDescriptionIsTheNumberAndTheStartOfTheID() throws {
+        let id = try #require(UUID(uuidString: "3F2A9C1E-0000-4000-8000-000000000000"))
+        #expect(RequestContext(id: id, number: 3).description == "#3 3F2A9C1E")
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import FunctionalNetworking
+import FunctionalNetworkingTesting
+import Futures
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("Composer+Time")
+struct TimeComposersTests {
+    let request = URLRequest(url: URL(string: "https://shop.test/")!)
+
+    /// A transport that answers only when the test says so.
+    func gatedTransport(_ gate: Promise<Void>) -> Transport {
+        { request in
+            try await gate.value
+            return (Data("late".utf8), stubResponse(for: request))
+        }
+    }
+
+    @Test func timeoutFailsWithTimeoutErrorWhenTheTransportIsTooSlow() async throws {
+        let clock = TestClock()
+        let gate = Promise<Void>()
+        let transport = compose(gatedTransport(gate), with: .timeout(after: .seconds(5), clock: clock))
+        let call = Task { try await transport(request) }
+        try await clock.waitForSleepers(count: 1)
+        clock.advance(by: .seconds(5))
+        let error = await #expect(throws: TimeoutError.self) { try await call.value }
+        #expect(error?.description == "The operation did not complete within 5.0 seconds.")
+        #expect(gate.isCancelled)  // the transport's wait was cancelled
+    }
+
+    @Test func timeoutReturnsAtItsDeadlineWhenTheWorkBelowIgnoresCancellation() async throws {
+        let clock = TestClock()
+        let stuck = UncancellableGate()
+        let transport = compose(
+            { request in
+                await stuck.wait()
+                return (Data("late".utf8), stubResponse(for: request))
+            },
+            with: .timeout(after: .seconds(2), clock: clock))
+        let call = Future { try await transport(self.request) }
+        try await clock.waitForSleepers(count: 1)
+        let advanced = ContinuousClock.now
+        clock.advance(by: .seconds(2))
+        let result = await call.result(within: .seconds(10))
+        let waited = advanced.duration(to: .now)
+        #expect((result.failure as? TimeoutError)?.limit == "2.0 seconds")  // the composer's, not the test's limit
+        #expect(waited < .seconds(5))  // at the deadline, not when the work ends
+        stuck.open()
+    }
+
+    @Test func timeoutAboveAuthenticationBoundsTheWaitForAStuckRefresh() async throws {
+        let clock = TestClock()
+        let server = try LoopbackServer { _ in .text("who are you?", status: 401) }
+        defer { server.stop() }
+        let silentTokenServer = UncancellableGate()
+        let began = Promise<Void>()
+        let auth = Authenticator(
+            store: CredentialStore(.bearer("stale")),
+            allowedOrigins: [Origin(url: server.baseURL)!],
+            refresh: { _ in
+                began.resolve()
+                await silentTokenServer.wait()  // ignores cancellation
+                return .bearer("fresh")
+            },
+            clock: clock
+        )
+        let transport = makeTestSession().transport(with: .timeout(after: .seconds(2), clock: clock), .authenticated(by: auth))
+        // Two callers: the first starts the refresh, the second waits for it.
+        let calls = (0..<2).map { _ in Future { try await transport(URLRequest(url: server.url(for: "/me"))) } }
+        try await began.value(within: .seconds(30))
+        for _ in 0..<2 { _ = await server.takeRequest(timeout: .seconds(30)) }
+        try await clock.waitForSleepers(count: 2)
+        clock.advance(by: .seconds(2))
+        for call in calls {
+            #expect((await call.result(within: .seconds(10)).failure as? TimeoutError)?.limit == "2.0 seconds")
+        }
+        silentTokenServer.open()
+        #expect(server.requestCount == 2)  // nobody retried after the deadline
+    }
+
+    @Test func timeoutLetsAFastAnswerThrough() async throws {
+        let clock = TestClock()
+        let transport = compose(stubTransport(data: Data("fast".utf8)), with: .timeout(after: .seconds(5), clock: clock))
+        #expect(try await transport(request).0 == Data("fast".utf8))
+    }
+
+    @Test func delayedHoldsTheRequestBackUntilTheClockMoves() async throws {
+        let clock = TestClock()
+        let sent = Promise<Void>()
+        let base = stubTransport { request in
+            sent.resolve()
+            return (Data(), stubResponse(for: request))
+        }
+        let transport = compose(base, with: .delayed(by: .seconds(2), clock: clock))
+        let call = Task { try await transport(request) }
+        try await clock.waitForSleepers(count: 1)
+        #expect(sent.isPending)
+        clock.advance(by: .seconds(2))
+        _ = try await call.value
+        #expect(sent.isPending == false)
+    }
+
+    @Test func cancellingDuringTheDelayStopsAtOnce() async throws {
+        let clock = TestClock()
+        let sent = Counter()
+        let base = stubTransport { request in
+            sent.increment()
+            return (Data(), stubResponse(for: request))
+        }
+        let transport = compose(base, with: .delayed(by: .seconds(2), clock: clock))
+        let call = Task { try await transport(request) }
+        try await clock.waitForSleepers(count: 1)
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(sent.value == 0)
+    }
+}
+
+/// A wait that ignores cancellation, like a token server that never answers: only ``open()``
+/// ends it.
+final class UncancellableGate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if isOpen {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                waiters.append(continuation)
+                lock.unlock()
+            }
+        }
+    }
+
+    func open() {
+        let waiting = lock.withLock {
+            isOpen = true
+            defer { waiters = [] }
+            return waiters
+        }
+        waiting.forEach { $0.resume() }
+    }
+}
