@@ -161,9 +161,13 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Whether a `Value` fits ``valueSlot``; a constant once specialised.
+    ///
+    /// Only a bitwise-takable value is kept there: ``outcome`` reads it through a copy of the
+    /// slot's bytes.
     @inlinable static var storesValueInline: Bool {
         MemoryLayout<Value>.size <= MemoryLayout<ValueSlot>.size
             && MemoryLayout<Value>.alignment <= MemoryLayout<ValueSlot>.alignment
+            && _isBitwiseTakable(Value.self)
     }
 
     /// The result as a `Result`, or `nil` while pending. Read it under the lock, or from a
@@ -174,11 +178,14 @@ public class Future<Value: Sendable>: @unchecked Sendable {
             return .failure(failure ?? CancellationError())
         }
         if Self.storesValueInline {
-            // The slot is a stored property of this object: its address never changes, and the
-            // value was initialised there by `setOutcome`.
+            // A read access, not `&valueSlot`: callbacks read a completed future without the
+            // lock, from several threads at once, and an `inout` access is a write to the
+            // thread sanitizer. The slot's bytes hold a value initialised by `setOutcome`;
+            // `Value` is bitwise-takable, so copying it out of a copy of those bytes is
+            // copying it out of the slot.
             return .success(
-                withUnsafeMutablePointer(to: &valueSlot) { slot in
-                    UnsafeMutableRawPointer(slot).assumingMemoryBound(to: Value.self).pointee
+                withUnsafePointer(to: valueSlot) { slot in
+                    UnsafeRawPointer(slot).load(as: Value.self)
                 }
             )
         }
