@@ -7,47 +7,16 @@ import Testing
 import FoundationNetworking
 #endif
 
-// One curl at a time: Foundation's Process.run() on Linux has been seen to crash when processes
-// are started from several threads at once.
-@Suite("cURL", .serialized)
+@Suite("cURL")
 struct CURLTests {
-    /// What a finished shell command left.
-    private struct Run {
-        let status: Int32
-        let output: String
-        let errors: String
-    }
-
     /// Runs `command` with `/bin/sh -c`, giving up after 30 s.
-    private func shell(_ command: String) async throws -> Run {
+    private func shell(_ command: String) async throws -> ShellRun {
         let candidates = ["/usr/bin/curl", "/usr/local/bin/curl", "/bin/curl"]
         try #require(
             candidates.contains { FileManager.default.isExecutableFile(atPath: $0) },
             "curl is not installed (looked in \(candidates)); these tests need it"
         )
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let deadline = ContinuousClock.now + .seconds(30)
-        while process.isRunning {
-            if ContinuousClock.now > deadline {
-                process.terminate()
-                Issue.record("The command did not finish in 30 s: \(command)")
-                break
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus,
-            output: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-            errors: String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        )
+        return try await runShell(command)
     }
 
     /// Runs the request's command against `server` and returns what the server recorded.
