@@ -41,16 +41,11 @@ private func makeEverydayServer() throws -> LoopbackServer {
             let digest = request.bodyDigest
             guard request.header("Content-Type") == "application/zip" else { return .status(415) }
             return .json(#"{"stored":\#(digest.byteCount),"crc32":\#(digest.crc32)}"#, status: 201)
-        case ("GET", "/statements/2026-11.pdf"):
-            return LoopbackServer.Response(headers: [.init("Content-Type", "application/pdf")], body: everydayStatement)
         default:
             return .status(404)
         }
     }
 }
-
-/// The body of `/statements/2026-11.pdf`.
-private let everydayStatement = DownloadTests.pattern(1_500_000)
 
 /// The part of swift-log's API that the logging sample uses (`Logger(label:)`,
 /// `Logger.Level(rawValue:)`, `log(level:_:)`), so that the sample compiles here as an app that
@@ -128,7 +123,12 @@ struct EverydayTasksSamplesTests {
     }
 
     @Test func downloadToAFileWithProgress() async throws {
-        let server = try makeEverydayServer()
+        // A server of its own, so that the other tests' servers do not hold the 1.5 MB body.
+        let statementBody = DownloadTests.pattern(1_500_000)
+        let server = try LoopbackServer { request in
+            guard request.path == "/statements/2026-11.pdf" else { return .status(404) }
+            return LoopbackServer.Response(headers: [.init("Content-Type", "application/pdf")], body: statementBody)
+        }
         defer { server.stop() }
         let api = server.baseURL
         let fractions = Collected<Double>()
@@ -145,7 +145,7 @@ struct EverydayTasksSamplesTests {
 
         defer { try? FileManager.default.removeItem(at: destination) }
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        #expect(try Data(contentsOf: destination) == everydayStatement)
+        #expect(try Data(contentsOf: destination) == statementBody)
         #expect(fractions.values.last == 1)
         #expect(fractions.values == fractions.values.sorted())
     }
