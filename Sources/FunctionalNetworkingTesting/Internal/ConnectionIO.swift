@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -16,7 +18,7 @@ enum ConnectionError: Error, Equatable {
 
 /// A request body as read: its bytes, or only their digest.
 enum ReceivedBody: Equatable {
-    case kept([UInt8])
+    case kept(Data)
     case digested(LoopbackServer.BodyDigest)
 }
 
@@ -114,11 +116,12 @@ final class ConnectionIO {
     ///
     /// - Throws: `.malformed` for bad framing or a kept body over the limit, or a connection error.
     func readBody(_ framing: RequestHead.BodyFraming, keeping: Bool) throws(ConnectionError) -> ReceivedBody {
-        var sink = keeping ? BodySink.bytes([]) : BodySink.digest(LoopbackServer.BodyDigest())
+        var sink = keeping ? BodySink.bytes(Data()) : BodySink.digest(LoopbackServer.BodyDigest())
         switch framing {
         case .none: break
         case let .contentLength(length):
             guard !keeping || length <= HTTPParser.maxBodySize else { throw .malformed(.bodyTooLarge) }
+            if keeping { sink = .bytes(Data(capacity: length)) }  // One buffer, never grown.
             try stream(length, into: &sink)
         case .chunked: try readChunkedBody(into: &sink)
         }
@@ -150,7 +153,7 @@ final class ConnectionIO {
 
     /// Where the bytes of a body go as they are read.
     private enum BodySink {
-        case bytes([UInt8])
+        case bytes(Data)
         case digest(LoopbackServer.BodyDigest)
 
         var count: Int {
@@ -169,8 +172,8 @@ final class ConnectionIO {
         mutating func append(_ bytes: ArraySlice<UInt8>) {
             switch self {
             case .bytes(var kept):
-                self = .bytes([])  // Keeps `kept` uniquely referenced while it grows.
-                kept += bytes
+                self = .bytes(Data())  // Keeps `kept` uniquely referenced while it grows.
+                kept.append(contentsOf: bytes)
                 self = .bytes(kept)
             case .digest(var digest):
                 bytes.withUnsafeBytes { digest.update(with: $0) }

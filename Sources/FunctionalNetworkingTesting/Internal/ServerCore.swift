@@ -109,7 +109,7 @@ final class ServerCore: @unchecked Sendable {
 
     /// Numbers a fully read request, counts it as in flight and hands it to a taker.
     func record(_ head: RequestHead, body: ReceivedBody, connectionIndex: Int, onConnection: Int) -> RecordedRequest {
-        var kept: [UInt8] = []
+        var kept = Data()
         var digest: LoopbackServer.BodyDigest?
         switch body {
         case .kept(let bytes): kept = bytes
@@ -121,7 +121,7 @@ final class ServerCore: @unchecked Sendable {
             target: head.target,
             httpVersion: head.version,
             headers: head.headers,
-            body: Data(kept),
+            body: kept,
             sequenceNumber: requestCount,
             connectionIndex: connectionIndex,
             connectionSequenceNumber: onConnection
