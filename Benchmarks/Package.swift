@@ -11,9 +11,9 @@ import PackageDescription
 //   allocation gate (check-allocations.sh) stays quick.
 // - PeerBenchmarks: the same scenarios with SwiftNIO, OpenCombine, continuations and a plain
 //   closure, for comparison.
-// - NetworkBenchmarks: the networking module (7-9): the composer stack over an in-memory
-//   transport, requests to a LoopbackServer against raw URLSession, and decoded() against
-//   JSONDecoder.
+// - NetworkBenchmarks: the networking module (7-9, 11): the composer stack over an in-memory
+//   transport, requests to a LoopbackServer against raw URLSession, decoded() against
+//   JSONDecoder, and 100 MiB uploads and downloads against raw URLSession.
 let package = Package(
     name: "FunctionalNetworkingBenchmarks",
     platforms: [.macOS(.v13)],

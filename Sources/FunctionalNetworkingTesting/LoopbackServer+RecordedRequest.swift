@@ -22,7 +22,8 @@ extension LoopbackServer {
         public var httpVersion: String
         /// Header fields in the order received. Names may repeat.
         public var headers: [Header]
-        /// The body, de-chunked if it was sent with `Transfer-Encoding: chunked`.
+        /// The body, de-chunked if it was sent with `Transfer-Encoding: chunked`; empty when
+        /// the server kept only its digest (``LoopbackServer/BodyRecording/digestOnly``).
         public var body: Data
         /// Position among all requests this server received, starting at 0.
         public var sequenceNumber: Int
@@ -31,6 +32,8 @@ extension LoopbackServer {
         public var connectionIndex: Int
         /// Position among the requests on the same connection, starting at 0.
         public var connectionSequenceNumber: Int
+        /// The digest the server computed while it discarded the body, if it did.
+        var discardedBodyDigest: LoopbackServer.BodyDigest?
 
         /// Creates a recorded request; the server does this, tests rarely need to.
         ///
@@ -110,6 +113,23 @@ extension LoopbackServer {
         /// The body decoded as UTF-8 (invalid sequences become U+FFFD).
         public var bodyText: String {
             String(decoding: body, as: UTF8.self)
+        }
+
+        /// The body's size and CRC-32: computed as it arrived when the server discarded it
+        /// (``LoopbackServer/BodyRecording/digestOnly``), else computed from ``body``.
+        ///
+        /// ```swift
+        /// #expect(request.bodyDigest == (try LoopbackServer.BodyDigest(contentsOf: sentFile)))
+        /// ```
+        public var bodyDigest: LoopbackServer.BodyDigest {
+            discardedBodyDigest ?? LoopbackServer.BodyDigest(body)
+        }
+
+        /// Whether the server read the body without keeping it, as
+        /// ``LoopbackServer/BodyRecording/digestOnly`` asks: ``body`` is then empty and
+        /// ``bodyDigest`` tells what arrived.
+        public var isBodyDiscarded: Bool {
+            discardedBodyDigest != nil
         }
 
         private static func percentDecoded(_ text: Substring) -> String {

@@ -21,7 +21,9 @@ import Foundation
 ///
 /// It speaks HTTP/1.1 with keep-alive (honouring `Connection: close`), reads request
 /// bodies framed by `Content-Length` or `Transfer-Encoding: chunked`, answers
-/// `Expect: 100-continue`, and always sends `Content-Length`. Each response is written
+/// `Expect: 100-continue`, and always sends `Content-Length`. It keeps each request body, up
+/// to 64 MiB (a larger one is answered `413`); for larger uploads, ``bodyRecording`` set to
+/// ``BodyRecording/digestOnly`` keeps only each body's size and CRC-32, in constant memory. Each response is written
 /// with a single `send` (unless throttled) on a `TCP_NODELAY` socket. Malformed
 /// requests get `400` (oversized header sections `431`) and the connection is closed.
 ///
@@ -49,12 +51,17 @@ public final class LoopbackServer: Sendable {
     /// }
     /// ```
     ///
-    /// - Parameter dispatcher: Optional routing closure used when the queue is empty.
+    /// - Parameters:
+    ///   - bodyRecording: What to keep of request bodies: every byte (``BodyRecording/keep``, the
+    ///     default, up to 64 MiB), or only their size and CRC-32 (``BodyRecording/digestOnly``,
+    ///     any size).
+    ///   - dispatcher: Optional routing closure used when the queue is empty.
     /// - Throws: ``LoopbackServerError`` when the socket cannot be created, bound or listened on.
-    public init(dispatcher: Dispatcher? = nil) throws {
+    public init(bodyRecording: BodyRecording = .keep, dispatcher: Dispatcher? = nil) throws {
         let wake = try WakeSignal()
         let (listener, port) = try Socket.makeLoopbackListener(backlog: Self.listenBacklog)
         core = ServerCore(port: port, wake: wake, dispatcher: dispatcher)
+        core.bodyRecording = bodyRecording
         core.startAcceptLoop(listener: listener)
     }
 

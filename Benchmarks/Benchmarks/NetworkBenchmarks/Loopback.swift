@@ -31,7 +31,7 @@ final class LoopbackFixture: @unchecked Sendable {
 
         /// Our side's endpoint for request `index`: `GET /products/<index>`.
         func endpoint(_ index: Int) -> Endpoint {
-            Endpoint(destination: .server(scheme: "http", host: "127.0.0.1", port: server.port), pathComponents: ["products", "\(index)"])
+            Endpoint(destination: .server(scheme: "http", host: "127.0.0.1", port: server.port), path: "/products/\(index)")
         }
 
         /// The raw side's request for the same URL.
@@ -95,7 +95,16 @@ final class LoopbackFixture: @unchecked Sendable {
     }
 }
 
-/// A benchmark of 8 ran before its setup.
+/// Why a benchmark of 8 or 11 could not run or check its operation.
 enum FixtureError: Error {
+    /// The benchmark ran before its setup.
     case notStarted
+    /// The benchmark's file could not be made.
+    case cannotWrite(String)
+    /// The answer was not a 2xx HTTP response.
+    case unexpectedResponse
+    /// The server did not receive the whole file, byte for byte.
+    case uploadNotReceived
+    /// A download came out with another size (the size it had).
+    case wrongSize(Int)
 }

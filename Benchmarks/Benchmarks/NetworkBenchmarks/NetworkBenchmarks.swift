@@ -1,7 +1,8 @@
-// The networking benchmarks (7-9 in Benchmarks/README.md): the composer stack over an
-// in-memory transport, requests to a LoopbackServer against raw URLSession, and decoded()
-// against JSONDecoder. Ours are named `.FunctionalNetworking`; the baselines `.BareTransport`,
-// `.URLSession` and `.JSONDecoder`; `.SessionRequest` is the package's `URLSession.request`
+// The networking benchmarks (7-9 and 11 in Benchmarks/README.md): the composer stack over an
+// in-memory transport, requests to a LoopbackServer against raw URLSession, decoded() against
+// JSONDecoder, and 100 MiB uploads and downloads against raw URLSession (Transfers.swift). Ours
+// are named `.FunctionalNetworking`; the baselines `.BareTransport`, `.URLSession`,
+// `.URLSessionData` and `.JSONDecoder`; `.SessionRequest` is the package's `URLSession.request`
 // without composers.
 
 import Benchmark
@@ -18,6 +19,7 @@ let benchmarks: @Sendable () -> Void = {
     composerBenchmarks()
     loopbackBenchmarks()
     decodingBenchmarks()
+    transferBenchmarks()
 }
 
 /// 7. One request per operation through the eight composers of `Stack` over an in-memory

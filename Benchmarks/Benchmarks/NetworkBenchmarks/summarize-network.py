@@ -16,13 +16,18 @@ comparison ran in the same run), then their median is shown.
   time; the ratio is ours / raw URLSession in throughput (raw time / our time), for the full
   stack and for `URLSession.request` without composers (SessionRequest).
 - 9: one operation is one decoding of 100 products; the ratio is our time / JSONDecoder's.
+- 11: one operation is one 100 MiB upload or download; time is the median per transfer, memory
+  the process's peak resident memory over the benchmark's run (the p100 of the sampled peak,
+  which only grows); the ratio is our time / raw URLSession's, the difference our peak minus
+  raw URLSession's, both run by run.
 """
 import json
 import statistics
 import sys
 
-OPS_PER_ITERATION = {"7": 1_000, "8": 1, "9": 1}
+OPS_PER_ITERATION = {"7": 1_000, "8": 1, "9": 1, "11": 1}
 BATCH = 1_000
+TRANSFER_MIB = 100
 
 
 def load_one(path):
@@ -30,16 +35,18 @@ def load_one(path):
     results = {}
     for element in json.load(open(path)):
         name = element["benchmark"].split(".", 3)[3]
-        ops = OPS_PER_ITERATION[name[0]]
+        ops = OPS_PER_ITERATION[name.split("-")[0]]
         metrics = element["secondaryMetrics"]
         time = metrics["Time (wall clock)"]
-        mallocs = metrics["Malloc (total)"]
         # JMH export: time in microseconds per iteration, counts raw per iteration.
         results[name] = {
             "median_ns": time["scorePercentiles"]["50.0"] * 1_000 / ops,
             "p90_ns": time["scorePercentiles"]["90.0"] * 1_000 / ops,
-            "mallocs": mallocs["score"] / ops,
         }
+        if "Malloc (total)" in metrics:
+            results[name]["mallocs"] = metrics["Malloc (total)"]["score"] / ops
+        if "Memory (resident peak)" in metrics:
+            results[name]["peak_bytes"] = metrics["Memory (resident peak)"]["scorePercentiles"]["100.0"]
     return results
 
 
@@ -140,11 +147,54 @@ def decoding_table(runs):
     print()
 
 
+def mib_text(size):
+    return f"{size / 1_048_576:,.0f} MiB"
+
+
+def transfer_table(runs):
+    print("#### 11. 100 MiB over loopback (one operation = one transfer)\n")
+    print(
+        "| Benchmark | Median time | p90 time | MiB/s | Peak resident memory | Time: ours ÷ raw "
+        "| Peak: ours − raw | Run medians | Run peaks |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for direction, raw in (("upload", "URLSession"), ("download", "URLSession")):
+        raw_name = f"11-{direction}-{TRANSFER_MIB}MiB.{raw}"
+        names = [f"11-{direction}-{TRANSFER_MIB}MiB.FunctionalNetworking", raw_name]
+        if direction == "download":
+            names.append(f"11-{direction}-{TRANSFER_MIB}MiB.URLSessionData")
+        for name in names:
+            medians = per_run(runs, name, "median_ns")
+            if not medians:
+                continue
+            peaks = per_run(runs, name, "peak_bytes")
+            if name != raw_name:
+                pairs = [run for run in runs if name in run and raw_name in run]
+                ratios = [run[name]["median_ns"] / run[raw_name]["median_ns"] for run in pairs]
+                differences = [run[name]["peak_bytes"] - run[raw_name]["peak_bytes"] for run in pairs]
+                ratio = f"{median(ratios):.2f} ({spread(ratios, lambda r: f'{r:.2f}')})"
+                difference = f"{median(differences) / 1_048_576:+,.0f} MiB ({spread(differences, lambda d: f'{d / 1_048_576:+,.0f}')})"
+            else:
+                ratio, difference = "—", "—"
+            rate = TRANSFER_MIB / (median(medians) / 1e9)
+            print(
+                f"| `{name}` | {time_text(median(medians))} | {time_text(median(per_run(runs, name, 'p90_ns')))} | "
+                f"{rate:,.0f} | {mib_text(median(peaks))} | {ratio} | {difference} | {spread(medians, time_text)} | "
+                f"{spread(peaks, mib_text)} |"
+            )
+    print()
+
+
 def main(paths):
     runs = [load_one(path) for path in paths]
-    composer_table(runs)
-    loopback_table(runs)
-    decoding_table(runs)
+    if any(name.startswith("7-") for run in runs for name in run):
+        composer_table(runs)
+    if any(name.startswith("8-") for run in runs for name in run):
+        loopback_table(runs)
+    if any(name.startswith("9-") for run in runs for name in run):
+        decoding_table(runs)
+    if any(name.startswith("11-") for run in runs for name in run):
+        transfer_table(runs)
 
 
 if __name__ == "__main__":

@@ -31,13 +31,18 @@ struct ConnectionHandler {
                 if core.takeQueuedCloseAtStart() { return }
             }
             let head: RequestHead
-            let body: [UInt8]
-            do {
+            let body: ReceivedBody
+            do throws(ConnectionError) {
                 head = try io.readHead()
+                let keeping = core.bodyRecording == .keep
+                if keeping, case .contentLength(let length) = head.framing, length > HTTPParser.maxBodySize {
+                    // Refused before any `100 Continue`, so a waiting client sends nothing.
+                    throw ConnectionError.malformed(.bodyTooLarge)
+                }
                 if head.expectsContinue, head.version == "HTTP/1.1" {
                     try io.write(ResponseSerializer.continueHead)
                 }
-                body = try io.readBody(head.framing)
+                body = try io.readBody(head.framing, keeping: keeping)
             } catch let .malformed(error) {
                 answerMalformed(error)
                 return

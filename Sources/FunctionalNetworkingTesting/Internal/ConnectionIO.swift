@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,6 +14,12 @@ enum ConnectionError: Error, Equatable {
     case stopped
     /// The request could not be parsed; answer with `error.status` and close.
     case malformed(HTTPParseError)
+}
+
+/// A request body as read: its bytes, or only their digest.
+enum ReceivedBody: Equatable {
+    case kept(Data)
+    case digested(LoopbackServer.BodyDigest)
 }
 
 /// Buffered, stop-aware I/O on one accepted, non-blocking socket.
@@ -103,14 +111,23 @@ final class ConnectionIO {
         }
     }
 
-    /// Reads the body that `head` announces, de-chunking if needed.
+    /// Reads the body that `head` announces, de-chunking if needed, and keeps its bytes
+    /// (at most ``HTTPParser/maxBodySize``) or only their digest (any size, in constant memory).
     ///
-    /// - Throws: `.malformed` for bad framing or an oversized body, or a connection error.
-    func readBody(_ framing: RequestHead.BodyFraming) throws(ConnectionError) -> [UInt8] {
+    /// - Throws: `.malformed` for bad framing or a kept body over the limit, or a connection error.
+    func readBody(_ framing: RequestHead.BodyFraming, keeping: Bool) throws(ConnectionError) -> ReceivedBody {
+        var sink = keeping ? BodySink.bytes(Data()) : BodySink.digest(LoopbackServer.BodyDigest())
         switch framing {
-        case .none: return []
-        case let .contentLength(length): return try readExactly(length)
-        case .chunked: return try readChunkedBody()
+        case .none: break
+        case let .contentLength(length):
+            guard !keeping || length <= HTTPParser.maxBodySize else { throw .malformed(.bodyTooLarge) }
+            if keeping { sink = .bytes(Data(capacity: length)) }  // One buffer, never grown.
+            try stream(length, into: &sink)
+        case .chunked: try readChunkedBody(into: &sink)
+        }
+        switch sink {
+        case .bytes(let bytes): return .kept(bytes)
+        case .digest(let digest): return .digested(digest)
         }
     }
 
@@ -134,8 +151,38 @@ final class ConnectionIO {
 
     // MARK: - Private
 
-    private func readChunkedBody() throws(ConnectionError) -> [UInt8] {
-        var body: [UInt8] = []
+    /// Where the bytes of a body go as they are read.
+    private enum BodySink {
+        case bytes(Data)
+        case digest(LoopbackServer.BodyDigest)
+
+        var count: Int {
+            switch self {
+            case .bytes(let bytes): bytes.count
+            case .digest(let digest): digest.byteCount
+            }
+        }
+
+        /// Whether `size` more bytes may still be kept.
+        func admits(_ size: Int) -> Bool {
+            guard case .bytes(let bytes) = self else { return true }
+            return bytes.count + size <= HTTPParser.maxBodySize
+        }
+
+        mutating func append(_ bytes: ArraySlice<UInt8>) {
+            switch self {
+            case .bytes(var kept):
+                self = .bytes(Data())  // Keeps `kept` uniquely referenced while it grows.
+                kept.append(contentsOf: bytes)
+                self = .bytes(kept)
+            case .digest(var digest):
+                bytes.withUnsafeBytes { digest.update(with: $0) }
+                self = .digest(digest)
+            }
+        }
+    }
+
+    private func readChunkedBody(into sink: inout BodySink) throws(ConnectionError) {
         while true {
             let line = try readLine(limit: HTTPParser.maxChunkLineSize)
             let size: Int
@@ -144,17 +191,35 @@ final class ConnectionIO {
             } catch {
                 throw .malformed(error)
             }
-            guard body.count + size <= HTTPParser.maxBodySize else { throw .malformed(.bodyTooLarge) }
+            guard sink.admits(size) else { throw .malformed(.bodyTooLarge) }
             if size == 0 { break }
-            body += try readExactly(size)
+            try stream(size, into: &sink)
             guard try readLine(limit: 2).isEmpty else { throw .malformed(.badRequest("missing CRLF after chunk")) }
         }
         var trailerBytes = 0
         while true {
             let trailer = try readLine(limit: HTTPParser.maxHeadSize)
-            if trailer.isEmpty { return body }
+            if trailer.isEmpty { return }
             trailerBytes += trailer.count
             guard trailerBytes <= HTTPParser.maxHeadSize else { throw .malformed(.headersTooLarge) }
+        }
+    }
+
+    /// Passes the next `count` bytes to `sink` as they arrive. Once every buffered byte has
+    /// been passed on, the buffer is emptied before it is filled again, so a digest-only body
+    /// of any size goes through a buffer of one read.
+    private func stream(_ count: Int, into sink: inout BodySink) throws(ConnectionError) {
+        var remaining = count
+        while remaining > 0 {
+            if readIndex == buffer.count {
+                buffer.removeAll(keepingCapacity: true)
+                readIndex = 0
+                try fill()
+            }
+            let available = min(remaining, buffer.count - readIndex)
+            sink.append(buffer[readIndex..<(readIndex + available)])
+            readIndex += available
+            remaining -= available
         }
     }
 
@@ -173,13 +238,6 @@ final class ConnectionIO {
             scanned = buffer.count
             try fill()
         }
-    }
-
-    private func readExactly(_ count: Int) throws(ConnectionError) -> [UInt8] {
-        while buffer.count - readIndex < count { try fill() }
-        let bytes = Array(buffer[readIndex..<(readIndex + count)])
-        readIndex += count
-        return bytes
     }
 
     /// Tolerates empty lines before a request line (RFC 9112 §2.2).

@@ -67,7 +67,7 @@ enum HTTPParseError: Error, Equatable {
 enum HTTPParser {
     /// The largest accepted header section (request line + headers), in bytes.
     static let maxHeadSize = 64 * 1024
-    /// The largest accepted request body, in bytes.
+    /// The largest request body kept in memory, in bytes (``LoopbackServer/BodyRecording/keep``).
     static let maxBodySize = 64 * 1024 * 1024
     /// The longest accepted chunk-size line, in bytes.
     static let maxChunkLineSize = 4 * 1024
@@ -203,7 +203,8 @@ enum HTTPParser {
             throw .badRequest("invalid Content-Length")
         }
         guard first.count <= 15, let length = Int(first) else { throw .bodyTooLarge }
-        guard length <= maxBodySize else { throw .bodyTooLarge }
+        // The limit on a kept body, `maxBodySize`, is the connection's to apply: a server that
+        // keeps only digests takes any size.
         return .contentLength(length)
     }
 

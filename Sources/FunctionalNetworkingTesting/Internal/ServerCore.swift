@@ -26,6 +26,7 @@ final class ServerCore: @unchecked Sendable {
     private var connectionCount = 0
     private var inFlight = 0
     private var peak = 0
+    private var recording = LoopbackServer.BodyRecording.keep
     /// Live worker threads: token → the thread's identity once it runs.
     var workers: [UInt64: ObjectIdentifier?] = [:]
     var nextWorkerToken: UInt64 = 0
@@ -50,6 +51,12 @@ final class ServerCore: @unchecked Sendable {
     }
 
     var queuedResponseCount: Int { locked { queue.count } }
+
+    /// What the connections keep of the bodies they read next.
+    var bodyRecording: LoopbackServer.BodyRecording {
+        get { locked { recording } }
+        set { locked { recording = newValue } }
+    }
 
     var currentDispatcher: LoopbackServer.Dispatcher? {
         get { locked { dispatcher } }
@@ -101,18 +108,25 @@ final class ServerCore: @unchecked Sendable {
     }
 
     /// Numbers a fully read request, counts it as in flight and hands it to a taker.
-    func record(_ head: RequestHead, body: [UInt8], connectionIndex: Int, onConnection: Int) -> RecordedRequest {
+    func record(_ head: RequestHead, body: ReceivedBody, connectionIndex: Int, onConnection: Int) -> RecordedRequest {
+        var kept = Data()
+        var digest: LoopbackServer.BodyDigest?
+        switch body {
+        case .kept(let bytes): kept = bytes
+        case .digested(let summary): digest = summary
+        }
         condition.lock()
-        let request = RecordedRequest(
+        var request = RecordedRequest(
             method: head.method,
             target: head.target,
             httpVersion: head.version,
             headers: head.headers,
-            body: Data(body),
+            body: kept,
             sequenceNumber: requestCount,
             connectionIndex: connectionIndex,
             connectionSequenceNumber: onConnection
         )
+        request.discardedBodyDigest = digest
         requestCount += 1
         inFlight += 1
         peak = max(peak, inFlight)

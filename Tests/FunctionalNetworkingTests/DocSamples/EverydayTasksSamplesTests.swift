@@ -37,6 +37,10 @@ private func makeEverydayServer() throws -> LoopbackServer {
             return LoopbackServer.Response.text("late").delayed(by: .seconds(20))
         case (_, "/me"):
             return request.header("Authorization") == "Bearer fresh-token" ? .json(#"{"id":1,"name":"Ada"}"#) : .status(401)
+        case ("PUT", "/backups/photos.zip"):
+            let digest = request.bodyDigest
+            guard request.header("Content-Type") == "application/zip" else { return .status(415) }
+            return .json(#"{"stored":\#(digest.byteCount),"crc32":\#(digest.crc32)}"#, status: 201)
         default:
             return .status(404)
         }
@@ -89,6 +93,61 @@ struct EverydayTasksSamplesTests {
 
         let deleted: Empty = try await send(Endpoint(method: .delete, baseURL: api, path: "/reviews/12")).decoded().value
         #expect(deleted == Empty())
+    }
+
+    @Test func uploadAFileWithProgress() async throws {
+        let server = try makeEverydayServer()
+        defer { server.stop() }
+        let api = server.baseURL
+        let send = networking(from: URLSession.shared.transport(with: .validatingStatus()))
+        let folder = try DownloadTests.Folder()
+        let archiveURL = folder.file("photos.zip")
+        let archive = DownloadTests.pattern(2_000_000)
+        try archive.write(to: archiveURL)
+        let fractions = Collected<Double>()
+        @Sendable func showProgress(_ fraction: Double) { fractions.append(fraction) }
+
+        let upload = Endpoint(method: .put, baseURL: api, path: "/backups/photos.zip")
+            .with(bodyFromFileAt: archiveURL, contentType: "application/zip")
+        let fileSize = try archiveURL.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0
+        let receipt = try await withTransferProgress {
+            try await send(upload).value
+        } onProgress: { progress in
+            showProgress(Double(progress.bytesSent) / Double(max(fileSize, 1)))
+        }
+
+        let digest = LoopbackServer.BodyDigest(archive)
+        #expect(String(decoding: receipt, as: UTF8.self) == #"{"stored":2000000,"crc32":\#(digest.crc32)}"#)
+        #expect(fractions.values.last == 1)
+        #expect(fractions.values == fractions.values.sorted())
+    }
+
+    @Test func downloadToAFileWithProgress() async throws {
+        // A server of its own, so that the other tests' servers do not hold the 1.5 MB body.
+        let statementBody = DownloadTests.pattern(1_500_000)
+        let server = try LoopbackServer { request in
+            guard request.path == "/statements/2026-11.pdf" else { return .status(404) }
+            return LoopbackServer.Response(headers: [.init("Content-Type", "application/pdf")], body: statementBody)
+        }
+        defer { server.stop() }
+        let api = server.baseURL
+        let fractions = Collected<Double>()
+        @Sendable func showProgress(_ fraction: Double) { fractions.append(fraction) }
+
+        let statement = try Endpoint(baseURL: api, path: "/statements/2026-11.pdf").urlRequest()
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("statement.pdf")
+        let downloads = URLSession.shared.transport(with: .retry(), .validatingStatus())
+        let response = try await withTransferProgress {
+            try await download(statement, to: destination, through: downloads)
+        } onProgress: { progress in
+            if let fraction = progress.fractionReceived { showProgress(fraction) }
+        }
+
+        defer { try? FileManager.default.removeItem(at: destination) }
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(try Data(contentsOf: destination) == statementBody)
+        #expect(fractions.values.last == 1)
+        #expect(fractions.values == fractions.values.sorted())
     }
 
     @Test func sendAForm() async throws {

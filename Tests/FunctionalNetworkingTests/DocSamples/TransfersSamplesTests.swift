@@ -47,6 +47,24 @@ struct TransfersSamplesTests {
         #expect(recorded.bodyText == "grant_type=password&username=ada&password=s3cret+%26+more")
     }
 
+    @Test func anUploadOfAnySizeIsCheckedByItsDigest() async throws {
+        let archiveURL = try URLRequestBodyTests.temporaryFile(count: 3_000_000)
+        defer { try? FileManager.default.removeItem(at: archiveURL) }
+
+        let server = try LoopbackServer(bodyRecording: .digestOnly) { _ in .status(201) }
+        defer { server.stop() }
+        let upload = Endpoint(method: .put, baseURL: server.baseURL, path: "/backups/today.tar")
+            .with(bodyFromFileAt: archiveURL, contentType: "application/x-tar")
+        _ = try await networking(from: URLSession.shared.transport)(upload).value
+
+        let received = try #require(await server.takeRequest())
+        #expect(received.isBodyDiscarded)
+        #expect(received.bodyDigest == (try LoopbackServer.BodyDigest(contentsOf: archiveURL)))
+
+        #expect(received.body.isEmpty)
+        #expect(received.bodyDigest == LoopbackServer.BodyDigest(DownloadTests.pattern(3_000_000)))
+    }
+
     @Test func aDownloadReportsItsProgressToTheEnd() async throws {
         let server = try LoopbackServer { _ in LoopbackServer.Response(body: Data(count: 500_000)) }
         defer { server.stop() }
