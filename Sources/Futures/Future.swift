@@ -74,7 +74,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     /// How many observers are on their way to an actor (see ``observe(isolation:_:)``): an
     /// observer registered on an actor meanwhile hops too, so that it runs after them. Kept in
     /// the padding before ``dependents``.
-    @exclusivity(unchecked) final var hopsInFlight: UInt32 = 0
+    @exclusivity(unchecked) @usableFromInline final var hopsInFlight: UInt32 = 0
     @exclusivity(unchecked) @usableFromInline final var dependents = 0
     @exclusivity(unchecked) @usableFromInline final var isPinned = false
     /// The future this one is derived from or follows, while this one is pending, when that
@@ -300,6 +300,18 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         @_inheritActorContext _ observer: @escaping @isolated(any) @Sendable (Result<Value, any Error>) -> Void
     ) {
         if let actor = observer.isolation {
+            // On its own actor, and the future has completed: the observer runs at once, and
+            // the call crosses no isolation (specialised here, as that is the common case).
+            if let isolation, ObjectIdentifier(isolation) == ObjectIdentifier(actor) {
+                lock.lock()
+                if hopsInFlight == 0, let outcome, !isRunningCallbacks {
+                    isPinned = true
+                    lock.unlock()
+                    Self.synchronous(observer)(outcome)
+                    return
+                }
+                lock.unlock()
+            }
             observe(from: isolation, isolatedTo: actor, observer)
             return
         }
