@@ -66,7 +66,7 @@ extension Future {
         }
         derived.addCancellationHandler(releaseInputs)
         for (index, input) in inputs.enumerated() {
-            input.whenComplete(retainingDependent: false) { source, _ in
+            input.whenComplete(retainingDependent: false) { source in
                 let completion: Completion
                 switch Future<Element>.outcome(of: source) {
                 case .success(let value):

@@ -11,8 +11,8 @@ extension Future {
     ///     .observe { result in show(result) }
     /// ```
     ///
-    /// Unlike ``observe(_:)``, `always` makes a derived future, so cancelling the returned
-    /// future still cancels this one.
+    /// Unlike ``observe(isolation:_:)``, `always` makes a derived future, so cancelling the
+    /// returned future still cancels this one.
     @inlinable
     public final func always(
         _ body: @escaping @Sendable (Result<Value, any Error>) -> Void

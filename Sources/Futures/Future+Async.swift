@@ -48,8 +48,7 @@ extension Future {
             // The waiter lets a cancelled task stop waiting at once, even when the future itself
             // goes on because something else still depends on it.
             let waiter = Waiter<Value>()
-            whenComplete(retainingDependent: true, target: waiter) { source, target in
-                let waiter = unsafeDowncast(target.unsafelyUnwrapped, to: Waiter<Value>.self)
+            whenComplete(retainingDependent: true) { source in
                 waiter.resume(completedFuture: source)
                 return nil
             }

@@ -19,7 +19,7 @@ extension Future {
         clock: C = ContinuousClock()
     ) -> Future<Value> {
         let derived = Future<Value>(derivedFrom: self)
-        whenComplete(retainingDependent: true) { source, _ in
+        whenComplete(retainingDependent: true) { source in
             let result = Future.outcome(of: source)
             if case .failure(let error) = result, error is CancellationError {
                 return derived.completeDeferringCallbacks(with: result).pending

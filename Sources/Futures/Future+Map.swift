@@ -17,11 +17,10 @@ extension Future {
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Future<NewValue> {
         let derived = MappedFuture<Value, NewValue>(source: self, transform: transform)
-        // The callback captures nothing: it finds the derived future (and the transform) in its
-        // target, so registering it allocates nothing.
-        whenComplete(retainingDependent: true, target: derived) { source, target in
-            let derived = unsafeDowncast(target.unsafelyUnwrapped, to: MappedFuture<Value, NewValue>.self)
-            return derived.complete(from: Future.outcome(of: source))
+        // The callback captures only the derived future (which holds the transform): Swift
+        // uses that object as the closure's context, so registering it allocates nothing.
+        whenComplete(retainingDependent: true) { source in
+            derived.complete(from: Future.outcome(of: source))
         }
         return derived
     }
@@ -48,9 +47,8 @@ extension Future {
         _ transform: @escaping @Sendable (Value) throws -> Future<NewValue>
     ) -> Future<NewValue> {
         let derived = FlatMappedFuture<Value, NewValue>(source: self, transform: transform)
-        whenComplete(retainingDependent: true, target: derived) { source, target in
-            let derived = unsafeDowncast(target.unsafelyUnwrapped, to: FlatMappedFuture<Value, NewValue>.self)
-            return derived.complete(from: Future.outcome(of: source))
+        whenComplete(retainingDependent: true) { source in
+            derived.complete(from: Future.outcome(of: source))
         }
         return derived
     }
@@ -80,9 +78,8 @@ extension Future {
         }
         source.retainDependent()
         setUpstream(source)
-        return source.register(retainingDependent: false, target: self) { completed, target in
-            let follower = unsafeDowncast(target.unsafelyUnwrapped, to: Future<Value>.self)
-            return follower.completeDeferringCallbacks(with: Future.outcome(of: completed)).pending
+        return source.register(retainingDependent: false) { [self] completed in
+            completeDeferringCallbacks(with: Future.outcome(of: completed)).pending
         }
     }
 
@@ -93,7 +90,7 @@ extension Future {
         _ transform: @escaping @Sendable (Result<Value, any Error>) -> Result<NewValue, any Error>
     ) -> Future<NewValue> {
         let derived = Future<NewValue>(derivedFrom: self)
-        whenComplete(retainingDependent: true) { source, _ in
+        whenComplete(retainingDependent: true) { source in
             derived.completeDeferringCallbacks(with: transform(Future.outcome(of: source))).pending
         }
         return derived

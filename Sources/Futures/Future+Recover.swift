@@ -53,7 +53,7 @@ extension Future {
         _ transform: @escaping @Sendable (any Error) throws -> Future<Value>
     ) -> Future<Value> {
         let derived = Future<Value>(derivedFrom: self)
-        whenComplete(retainingDependent: true) { source, _ in
+        whenComplete(retainingDependent: true) { source in
             let result = Future.outcome(of: source)
             switch result {
             case .failure(let error) where !(error is CancellationError):

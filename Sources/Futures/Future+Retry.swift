@@ -38,7 +38,7 @@ extension Future {
             let source = operation()
             source.retainDependent()
             derived.setUpstream(source)
-            source.whenComplete(retainingDependent: false) { completed, _ in
+            source.whenComplete(retainingDependent: false) { completed in
                 let result = Future.outcome(of: completed)
                 guard case .failure(let error) = result, number < maxAttempts,
                     !(error is CancellationError), shouldRetry(error), derived.isPending

@@ -29,7 +29,7 @@ extension Future {
             }
         }
         derived.addCancellationHandler { timer.cancel() }
-        whenComplete(retainingDependent: true) { source, _ in
+        whenComplete(retainingDependent: true) { source in
             let completion = derived.completeDeferringCallbacks(with: Future.outcome(of: source))
             if case .completed = completion {
                 timer.cancel()

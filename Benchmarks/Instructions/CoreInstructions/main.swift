@@ -25,8 +25,11 @@ let chainLength = 10
 let observerCount = 10
 let allCount = 100
 
-/// The scenarios, by the names count-instructions.sh passes.
-let scenarios: [String: (Int, Sink) -> Void] = [
+/// The scenarios, by the names count-instructions.sh passes. `@Sendable`, so that they are
+/// nonisolated: a closure of top-level code is otherwise isolated to the main actor, and so
+/// would be the observers written in it, which then hop to the main actor (see
+/// `Future.observe(isolation:_:)`). The benchmark package's scenarios are nonisolated too.
+let scenarios: [String: @Sendable (Int, Sink) -> Void] = [
     // 1. Promise -> observe -> resolve.
     "1-observe-resolve": { operations, sink in
         for index in 0..<operations {

@@ -22,7 +22,27 @@ struct InlineList<Element> {
 
     @inlinable mutating func append(_ element: Element) {
         if !hasElements {
-            first = element
+            // `first` is `nil` whenever the list is empty: initialised, not assigned, so that
+            // no code runs to destroy the `nil`.
+            let element = Optional(element)
+            withUnsafeMutablePointer(to: &first) { $0.initialize(to: element) }
+            hasElements = true
+        } else {
+            if rest.isEmpty {
+                // Room for a few at once: growing one by one would reallocate at 1, 2 and 4.
+                rest.reserveCapacity(4)
+            }
+            rest.append(element)
+        }
+    }
+
+    /// Appends `element`, which the caller gives up: no copy of it is made.
+    @inlinable mutating func append(taking element: consuming Element) {
+        if !hasElements {
+            // `first` is `nil` whenever the list is empty: initialised, not assigned, so that
+            // no code runs to destroy the `nil`.
+            let element = Optional(element)
+            withUnsafeMutablePointer(to: &first) { $0.initialize(to: element) }
             hasElements = true
         } else {
             if rest.isEmpty {

@@ -26,7 +26,7 @@ fileprivate final class NameLabel {
     }
 
     func show(_ id: Int, with loadName: @escaping @Sendable (Int) -> Future<String>) {
-        loadName(id).observeOnMainActor { [weak self] result in
+        loadName(id).observe { [weak self] result in
             self?.text = (try? result.get()) ?? "unknown"
         }
     }

@@ -18,6 +18,38 @@ fileprivate func loadCount() -> Future<Int> {
     return promise
 }
 
+fileprivate struct Product: Equatable, Sendable {
+    let id: Int
+    let name: String
+}
+
+@MainActor
+fileprivate final class ProductViewController {
+    typealias Loading = () -> Future<Product>
+
+    private let loading: Loading
+    var title: String?
+
+    init(loading: @escaping Loading) {
+        self.loading = loading
+    }
+
+    func viewWillAppear(_ animated: Bool) {
+        loading().observe { [weak self] result in
+            switch result {
+            case .success(let product): self?.title = product.name
+            case .failure(let error): self?.title = "Error: \(error)"
+            }
+        }
+    }
+}
+
+fileprivate func show(_ future: Future<Product>, in viewController: ProductViewController) {
+    future.observe { @MainActor result in
+        viewController.title = (try? result.get())?.name
+    }
+}
+
 @Suite("Samples: Futures and promises, the contract")
 struct FuturesAndPromisesSamplesTests {
     @Test func aFutureStartsItsWorkWhenItIsMadeAndAFunctionStartsItWhenCalled() async throws {
@@ -64,6 +96,44 @@ struct FuturesAndPromisesSamplesTests {
 
         promise.resolve(with: 5)
         #expect(try await handled.value(within: .seconds(30)) == 5)
+    }
+
+    @Test @MainActor func theViewControllersTestReadsTheTitleWithNoWaiting() {
+        let viewController = ProductViewController {
+            let product = Product(id: 7, name: "iPad Pro")
+            return Promise(value: product)
+        }
+        viewController.viewWillAppear(false)
+        // viewController.title == "iPad Pro"
+
+        #expect(viewController.title == "iPad Pro")
+    }
+
+    @Test @MainActor func theViewControllerShowsAProductThatArrivesLaterFromAnotherThread() async throws {
+        let promise = Promise<Product>()
+        let viewController = ProductViewController { promise }
+        viewController.viewWillAppear(false)
+        #expect(viewController.title == nil)
+
+        DispatchQueue.global().async { promise.resolve(with: Product(id: 7, name: "iPad Pro")) }
+        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+        while viewController.title == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        #expect(viewController.title == "iPad Pro")
+    }
+
+    @Test func aMainActorObserverInNonisolatedCodeUpdatesTheViewController() async throws {
+        let viewController = await ProductViewController { Promise() }
+        let promise = Promise<Product>()
+        show(promise, in: viewController)
+        promise.resolve(with: Product(id: 8, name: "Pencil"))
+
+        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+        while await viewController.title == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        #expect(await viewController.title == "Pencil")
     }
 
     @Test func cancellingADerivedFutureCancelsTheFutureNothingElseNeeds() {
