@@ -95,16 +95,24 @@ struct DownloadTests {
     }
 
     @Test func cancellingStopsTheTransferAndLeavesNoFile() async throws {
+        // 20 MB at 1 MB/s: the transfer is still running when it is cancelled, however slow the
+        // machine; stop() ends the server's side.
         let server = try LoopbackServer { _ in
-            LoopbackServer.Response(body: Data(count: 1_000_000)).throttled(bytesPerPeriod: 10_000, period: .milliseconds(10))
+            LoopbackServer.Response(body: Data(count: 20_000_000)).throttled(bytesPerPeriod: 10_000, period: .milliseconds(10))
         }
         defer { server.stop() }
         let folder = try Folder()
         let transport = makeTestSession().transport
+        let received = Collected<Int>()
         let started = Task {
-            try await download(URLRequest(url: server.url(for: "/slow")), to: folder.file("slow.bin"), through: transport)
+            try await withTransferProgress {
+                try await download(URLRequest(url: server.url(for: "/slow")), to: folder.file("slow.bin"), through: transport)
+            } onProgress: { received.append($0.bytesReceived) }
         }
-        try await Task.sleep(for: .milliseconds(200))
+        // Cancelled once bytes have arrived, so the temporary file exists.
+        let arrival = ContinuousClock.now + .seconds(30)
+        while received.values.isEmpty && ContinuousClock.now < arrival { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!received.values.isEmpty, "No byte arrived in 30 s")
         started.cancel()
         let result = await started.result
         #expect(throws: CancellationError.self) { try result.get() }
