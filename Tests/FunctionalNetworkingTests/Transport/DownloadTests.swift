@@ -107,7 +107,9 @@ struct DownloadTests {
         let started = Task {
             try await withTransferProgress {
                 try await download(URLRequest(url: server.url(for: "/slow")), to: folder.file("slow.bin"), through: transport)
-            } onProgress: { received.append($0.bytesReceived) }
+            } onProgress: {
+                received.append($0.bytesReceived)
+            }
         }
         // Cancelled once bytes have arrived, so the temporary file exists.
         let arrival = ContinuousClock.now + .seconds(30)
