@@ -31,7 +31,7 @@ final class LoopbackFixture: @unchecked Sendable {
 
         /// Our side's endpoint for request `index`: `GET /products/<index>`.
         func endpoint(_ index: Int) -> Endpoint {
-            Endpoint(destination: .server(scheme: "http", host: "127.0.0.1", port: server.port), pathComponents: ["products", "\(index)"])
+            Endpoint(destination: .server(scheme: "http", host: "127.0.0.1", port: server.port), path: "/products/\(index)")
         }
 
         /// The raw side's request for the same URL.

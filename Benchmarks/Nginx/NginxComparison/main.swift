@@ -47,7 +47,7 @@ struct Server: Sendable {
     }
 
     func endpoint(_ index: Int) -> Endpoint {
-        Endpoint(destination: .server(scheme: "http", host: "127.0.0.1", port: port), pathComponents: ["products", "\(index).json"])
+        Endpoint(destination: .server(scheme: "http", host: "127.0.0.1", port: port), path: "/products/\(index).json")
     }
 }
 
