@@ -17,27 +17,45 @@ struct CredentialCarriers: Sendable {
     /// Whether the header called `name` carries a credential (`Set-Cookie`, a response header,
     /// never does in a request).
     func carriesCredential(_ name: String) -> Bool {
-        redaction.isSecretHeader(name) && name.lowercased() != "set-cookie"
+        carriesCredential(lowercased: name.lowercased())
+    }
+
+    /// Whether the header whose lower-cased name is `name` carries a credential.
+    func carriesCredential(lowercased name: String) -> Bool {
+        redaction.headerNames.contains(name) && name != "set-cookie"
     }
 
     /// Who `request` speaks for: a digest of each credential it carries.
     func identity(of request: URLRequest) -> CredentialIdentity {
         var digests: [CredentialDigest] = []
-        for (name, value) in request.allHTTPHeaderFields ?? [:] where carriesCredential(name) {
-            digests.append(CredentialDigest(name: name.lowercased(), value: value))
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            let name = name.lowercased()
+            if carriesCredential(lowercased: name) {
+                digests.append(CredentialDigest(name: name, value: value))
+            }
         }
         if let stored = storedCookies(for: request) {
             digests.append(CredentialDigest(name: "cookie storage", value: stored))
         }
-        return CredentialIdentity(digests: digests.sorted())
+        if digests.count > 1 {
+            digests.sort()
+        }
+        return CredentialIdentity(digests: digests)
     }
 
     /// The cookies the storage would add to `request`, as a `Cookie` value sorted by name;
     /// `nil` when it adds none.
     func storedCookies(for request: URLRequest) -> String? {
-        guard let cookieStorage, request.httpShouldHandleCookies, let url = request.url,
-            let cookies = cookieStorage.cookies(for: url), !cookies.isEmpty
-        else { return nil }
+        guard let cookieStorage, request.httpShouldHandleCookies, let url = request.url else { return nil }
+        #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation matches every cookie against the URL's host, parsed and
+        // lower-cased anew, under a dispatch queue; asking first whether it holds any cookie at
+        // all halves the cost for the many sessions that hold none.
+        if cookieStorage.cookies?.isEmpty ?? true {
+            return nil
+        }
+        #endif
+        guard let cookies = cookieStorage.cookies(for: url), !cookies.isEmpty else { return nil }
         return cookies.map { "\($0.name)=\($0.value)" }.sorted().joined(separator: "; ")
     }
 
