@@ -70,8 +70,14 @@ public struct Authenticator: Sendable {
     func mayAuthenticate(_ request: URLRequest) -> Bool {
         guard let url = request.url else { return false }
         if !originPrefixes.isEmpty {
-            let text = url.absoluteString.utf8
-            for prefix in originPrefixes where Self.text(text, beginsWithOrigin: prefix.utf8) {
+            var text = url.absoluteString
+            let onOrigin = text.withUTF8 { text in
+                originPrefixes.contains { prefix in
+                    var prefix = prefix
+                    return prefix.withUTF8 { Self.text(text, beginsWithOrigin: $0) }
+                }
+            }
+            if onOrigin {
                 return true
             }
         }
@@ -95,14 +101,10 @@ public struct Authenticator: Sendable {
     }
 
     /// Whether `text` begins with `prefix` and the origin ends there.
-    private static func text(_ text: String.UTF8View, beginsWithOrigin prefix: String.UTF8View) -> Bool {
-        var textIndex = text.startIndex
-        for byte in prefix {
-            guard textIndex != text.endIndex, text[textIndex] == byte else { return false }
-            textIndex = text.index(after: textIndex)
-        }
-        guard textIndex != text.endIndex else { return true }
-        switch text[textIndex] {
+    private static func text(_ text: UnsafeBufferPointer<UInt8>, beginsWithOrigin prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.count >= prefix.count, zip(text, prefix).allSatisfy({ $0 == $1 }) else { return false }
+        guard text.count > prefix.count else { return true }
+        switch text[prefix.count] {
         case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return true
         default: return false
         }
