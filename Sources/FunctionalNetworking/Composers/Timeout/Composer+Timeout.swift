@@ -34,10 +34,11 @@ extension Composer {
         after duration: Duration,
         clock: some Clock<Duration> = ContinuousClock()
     ) -> Composer {
-        Composer(at: .timeout) { next in
+        let lock = NSLock()
+        return Composer(at: .timeout) { next in
             { request in
                 let deadline = clock.now.advanced(by: duration)
-                return try await DeadlineRace(request, through: next).run(
+                return try await DeadlineRace(request, through: next, lock: lock).run(
                     expired: { clock.now >= deadline },
                     timeout: TimeoutError(limit: String(describing: duration)),
                     timer: { { try await clock.sleep(until: deadline, tolerance: nil) } }

@@ -17,22 +17,26 @@ import FoundationNetworking
 /// wait on a continuation; the first result resumes it, and both tasks are cancelled. The work
 /// may go on in the background until it notices, and its result is dropped.
 ///
-/// - Note: Owns a lock that guards all of its state, hence `@unchecked Sendable`.
+/// - Note: Holds the lock that guards all of its state (its composer's), hence
+///   `@unchecked Sendable`.
 final class DeadlineRace: @unchecked Sendable {
     typealias Output = (Data, URLResponse)
 
     private let request: URLRequest
     private let next: Transport
-    private let lock = NSLock()
+    /// Shared by every race of one composer: the sections it guards are a few assignments,
+    /// and a lock of its own would cost each request two allocations (the lock and its mutex).
+    private let lock: NSLock
     private var continuation: CheckedContinuation<Output, any Error>?
     private var outcome: Result<Output, any Error>?
     private var work: Task<Void, Never>?
     private var timer: Task<Void, Never>?
 
-    /// A race for sending `request` through `next`.
-    init(_ request: URLRequest, through next: @escaping Transport) {
+    /// A race for sending `request` through `next`, its state guarded by `lock`.
+    init(_ request: URLRequest, through next: @escaping Transport, lock: NSLock) {
         self.request = request
         self.next = next
+        self.lock = lock
     }
 
     /// Sends the request, and, if that suspends before it ends, runs the timer that `timer`
