@@ -20,7 +20,10 @@ import FoundationNetworking
 /// (by default `Accept` and `Accept-Language`), never by the identity of the `URLRequest`.
 /// Concurrent misses for the same request (every header equal) share one upstream call, whose
 /// answer is stored before a later request can miss: a burst of identical requests makes one
-/// call, with or without ``Composer/deduplicated(matching:includingUnsafeMethods:)``.
+/// call, with or without ``Composer/deduplicated(matching:includingUnsafeMethods:)``. The
+/// first of them makes the call in its own task (a miss costs no task of its own); should
+/// that caller be cancelled and its call fail, the others make the call again rather than
+/// share its cancellation.
 ///
 /// **Users never share an entry.** A response fetched with one credential is never served
 /// to a request carrying another credential, or none, whatever carries it: the headers that
@@ -109,7 +112,7 @@ public final class ResponseCache: @unchecked Sendable {
     private let carriers: CredentialCarriers
     /// The misses being fetched now: identical concurrent misses share one call, whose answer
     /// is stored before the call leaves this table.
-    private let misses = DedupeFlights()
+    private let misses = CacheMisses()
     private let lock = NSLock()
     private var entries = CacheLRU<RequestKey, Entry>()
     private var bytes = 0
@@ -161,6 +164,11 @@ public final class ResponseCache: @unchecked Sendable {
     /// The number of responses held, fresh or not yet found expired.
     public var count: Int {
         lock.withLock { entries.count }
+    }
+
+    /// The number of requests waiting for an identical miss that another request is fetching.
+    var waitingMissCount: Int {
+        misses.waiterCount
     }
 
     /// The total size of the bodies held, in bytes.

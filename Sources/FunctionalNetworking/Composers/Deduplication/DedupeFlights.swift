@@ -4,8 +4,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The upstream calls a ``RequestDeduplicator`` (or a ``ResponseCache``'s misses) has in
-/// flight, one per ``RequestKey``, and the callers waiting for each.
+/// The upstream calls a ``RequestDeduplicator`` has in flight, one per ``RequestKey``, and the
+/// callers waiting for each.
 ///
 /// Each call runs in an unstructured `Task` owned by this table, so that no caller's
 /// cancellation reaches it while another caller still waits. The first caller (the leader)
