@@ -267,8 +267,10 @@ public final class ResponseCache: @unchecked Sendable {
         else {
             return try await next(request)
         }
-        // Who the request speaks for is looked up once (its cookies, too) for both keys below.
-        let identity = carriers.identity(of: request)
+        // Who the request speaks for is looked up once (its cookies, too) for both keys below,
+        // and its cookies are remembered for the call below (see `StoredCookiesMemo`).
+        let cookies = carriers.storedCookies(for: request)
+        let identity = carriers.identity(of: request, storedCookies: cookies)
         guard let key = key(for: request, identity: identity) else {
             return try await next(request)
         }
@@ -299,7 +301,9 @@ public final class ResponseCache: @unchecked Sendable {
         guard let missKey = RequestKey(request, headers: .all, credentials: carriers, identity: identity) else {
             return try await fetch(request)
         }
-        return try await misses.send(request, key: missKey, through: fetch)
+        return try await StoredCookiesMemo.remembering(cookies, of: carriers, for: request) {
+            try await misses.send(request, key: missKey, through: fetch)
+        }
     }
 
     /// Sends `request` made conditional on `stored`: a 304 gives the stored body under the
