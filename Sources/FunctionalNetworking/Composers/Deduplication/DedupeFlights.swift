@@ -90,13 +90,11 @@ final class DedupeFlights: @unchecked Sendable {
         callerID: UInt64,
         through next: @escaping Transport
     ) async throws -> Output {
-        let call = Call(self, request: request, key: key, flightID: flightID, next: next)
-        // The closures capture only `call`, which so serves as their context (no allocation).
         let task: Task<Void, Never>
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            task = Task.immediate { [call] in await call.run() }
+            task = Task.immediate { [self] in await run(request, key: key, flightID: flightID, through: next) }
         } else {
-            task = Task { [call] in await call.run() }
+            task = Task { [self] in await run(request, key: key, flightID: flightID, through: next) }
         }
         let ended: Result<Output, any Error>? = lock.withLock {
             if let result = early.removeValue(forKey: callerID) {
@@ -157,8 +155,8 @@ final class DedupeFlights: @unchecked Sendable {
             return
         }
         lastID += 1
-        let call = Call(self, request: request, key: key, flightID: lastID, next: next)
-        let task = Task { [call] in await call.run() }
+        let flightID = lastID
+        let task = Task { [self] in await run(request, key: key, flightID: flightID, through: next) }
         flights[key] = Flight(id: lastID, task: task, waiters: [waiterID: waiter], pendingLeader: nil)
         lock.unlock()
     }
@@ -182,8 +180,19 @@ final class DedupeFlights: @unchecked Sendable {
         abandoned?.cancel()
     }
 
+    /// Sends the request of flight `flightID` and hands the result to its callers.
+    private func run(_ request: URLRequest, key: RequestKey, flightID: UInt64, through next: Transport) async {
+        let result: Result<Output, any Error>
+        do {
+            result = .success(try await next(request))
+        } catch {
+            result = .failure(error)
+        }
+        finish(key: key, flightID: flightID, with: result)
+    }
+
     /// Removes the call and gives its result to every caller still waiting.
-    fileprivate func finish(key: RequestKey, flightID: UInt64, with result: Result<Output, any Error>) {
+    private func finish(key: RequestKey, flightID: UInt64, with result: Result<Output, any Error>) {
         lock.lock()
         guard flights[key]?.id == flightID, let flight = flights.removeValue(forKey: key) else {
             // Every caller left; the call was removed when the last one did.
@@ -197,33 +206,5 @@ final class DedupeFlights: @unchecked Sendable {
         for waiter in flight.waiters.values {
             waiter.resume(with: result)
         }
-    }
-}
-
-/// One upstream call of a ``DedupeFlights``: what its task runs.
-private final class Call: Sendable {
-    let flights: DedupeFlights
-    let request: URLRequest
-    let key: RequestKey
-    let flightID: UInt64
-    let next: Transport
-
-    init(_ flights: DedupeFlights, request: URLRequest, key: RequestKey, flightID: UInt64, next: @escaping Transport) {
-        self.flights = flights
-        self.request = request
-        self.key = key
-        self.flightID = flightID
-        self.next = next
-    }
-
-    /// Sends the request and hands the result to the table.
-    func run() async {
-        let result: Result<DedupeFlights.Output, any Error>
-        do {
-            result = .success(try await next(request))
-        } catch {
-            result = .failure(error)
-        }
-        flights.finish(key: key, flightID: flightID, with: result)
     }
 }
