@@ -81,6 +81,13 @@ let package = Package(
             ],
             path: "Instructions/PeerInstructions"
         ),
+        // The composer stack of benchmark 7, for counting its instructions per request
+        // (count-instructions.sh --stack); Stack.swift is the benchmark's, linked.
+        .executableTarget(
+            name: "StackInstructions",
+            dependencies: [.product(name: "FunctionalNetworking", package: "FunctionalNetworking")],
+            path: "Instructions/StackInstructions"
+        ),
         // End to end against nginx (nginx-comparison.sh starts the server).
         .executableTarget(
             name: "NginxComparison",

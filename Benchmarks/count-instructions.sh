@@ -8,6 +8,9 @@
 #   bash Benchmarks/count-instructions.sh --check    # the instruction gate: the core only, each
 #                                                    # scenario against Thresholds/instructions.txt
 #   bash Benchmarks/count-instructions.sh --update   # the core only; rewrites the thresholds
+#   bash Benchmarks/count-instructions.sh --stack    # the composer stack of benchmark 7: the
+#                                                    # in-memory transport alone, the stack,
+#                                                    # and each composer alone (not gated)
 #
 # Each scenario of Instructions/{Core,Peer}Instructions runs twice under
 # `valgrind --tool=callgrind`, with N1 and N2 operations; instructions per operation are
@@ -26,9 +29,12 @@ case "${1:-}" in
     --core) mode=core ;;
     --check) mode=check ;;
     --update) mode=update ;;
-    *) echo "usage: $0 [--core | --check | --update]" >&2; exit 1 ;;
+    --stack) mode=stack ;;
+    *) echo "usage: $0 [--core | --check | --update | --stack]" >&2; exit 1 ;;
 esac
 tolerance=${TOLERANCE_PERCENT:-3}
+# The build directory, relative to Benchmarks/ (another one keeps a second checkout's builds apart).
+scratch=${SCRATCH_PATH:-.build}
 thresholds=Thresholds/instructions.txt
 
 scenarios=(1-observe-resolve 2a-map-chain 2b-flatMap-chain 3-ten-observers 4-all-100)
@@ -51,15 +57,16 @@ fi
 
 products=(CoreInstructions)
 if [ "$mode" = all ]; then products+=(PeerInstructions); fi
+if [ "$mode" = stack ]; then products=(StackInstructions); fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for product in "${products[@]}"; do
-    swift build -c release --product "$product" > "$work/build.log" 2>&1 || {
+    swift build -c release --scratch-path "$scratch" --product "$product" > "$work/build.log" 2>&1 || {
         cat "$work/build.log"
         echo "Instruction count: FAILED to build $product."
         exit 1
     }
-    strip -o "$work/$product" ".build/release/$product"
+    strip -o "$work/$product" "$scratch/release/$product"
 done
 
 # Instructions of one run: the total callgrind reports.
@@ -81,6 +88,24 @@ per_operation() {
     i2=$(instructions_of_run "$binary" "$scenario" "$n2") || return 1
     echo $(((i2 - i1 + (n2 - n1) / 2) / (n2 - n1)))
 }
+
+if [ "$mode" = stack ]; then
+    # Requests, not operations of the core: 1,000 and 6,000 through each transport.
+    stack_scenarios=(bare stack composer-numbered composer-logged composer-metrics composer-validatingStatus
+        composer-retry composer-timeout composer-authenticated composer-cached composer-deduplicated composer-throttled)
+    echo "| Transport | Instructions / request | Added to the bare transport's |"
+    echo "|---|---:|---:|"
+    bare=""
+    for scenario in "${stack_scenarios[@]}"; do
+        count=$(per_operation StackInstructions "$scenario") || {
+            echo "Instruction count: FAILED to run $scenario."
+            exit 1
+        }
+        if [ -z "$bare" ]; then bare=$count; fi
+        printf '| %s | %s | %s |\n' "$scenario" "$count" "$([ "$scenario" = bare ] && echo — || echo $((count - bare)))"
+    done
+    exit 0
+fi
 
 declare -A counted
 for scenario in "${scenarios[@]}"; do

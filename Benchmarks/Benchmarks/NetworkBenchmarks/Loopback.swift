@@ -25,7 +25,7 @@ final class LoopbackFixture: @unchecked Sendable {
     struct Running: Sendable {
         let server: LoopbackServer
         let session: URLSession
-        /// Our side: `networking(from:)` over the session's `transport` wrapped in the eight
+        /// Our side: `networking(from:)` over the session's `transport` wrapped in the ten
         /// composers of ``Stack`` (the credential goes to the server's origin).
         let send: @Sendable (Endpoint) -> Future<Data>
 

@@ -22,9 +22,9 @@ let benchmarks: @Sendable () -> Void = {
     transferBenchmarks()
 }
 
-/// 7. One request per operation through the eight composers of `Stack` over an in-memory
+/// 7. One request per operation through the ten composers of `Stack` over an in-memory
 ///    transport, against the bare transport; each composer alone, to see what each costs; and,
-///    to see what the composition itself costs, the identity composer and the same eight
+///    to see what the composition itself costs, the identity composer and the same ten
 ///    composers wrapped one by one with `wrapping(_:)` instead of `compose(_:with:)`.
 func composerBenchmarks() {
     composerBenchmark("7-composer-stack.BareTransport") { InMemory.transport() }

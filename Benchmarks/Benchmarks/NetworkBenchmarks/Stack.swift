@@ -7,15 +7,15 @@ import FunctionalNetworking
 import FoundationNetworking
 #endif
 
-/// The eight composers a real app would stack, in the order the library documents: context
-/// first, then what observes each call, what shares calls, what authenticates and retries them,
-/// and, innermost, what limits them and checks their status.
+/// The ten composers a real app would stack (listed here in the order the library documents;
+/// `compose(_:with:)` sorts them by place anyway): context first, then what observes each call,
+/// checks its status, retries it, bounds it in time and authenticates it, then what answers or
+/// shares it, and, innermost, what limits the calls in flight.
 ///
-/// None of them touches a clock or the network while requests succeed: `retry` sleeps only
-/// between failed attempts, `logged` and `metrics` read `ContinuousClock.now` only. The
-/// `timeout` and `cached` composers are left out: `timeout` races every request against a
-/// sleeping child task (a clock is its whole job), and a cache would answer benchmark 8 without
-/// the network.
+/// Every request takes each composer's common path: a fresh credential (no refresh), one
+/// attempt, an answer well within the time limit, a cache miss (the in-memory transport's
+/// response says nothing about its freshness, so nothing is kept, and benchmark 8 sends every
+/// request to its own URL), nothing to share, a free slot, a log level that drops every record.
 enum Stack {
     /// One stack's worth of composers, each made afresh (the counters, the recorder, the
     /// deduplicator and the throttle belong to the stack).
@@ -26,11 +26,13 @@ enum Stack {
             numbered(),
             logged(),
             metrics(),
-            deduplicated(),
-            authenticated(origin),
-            retry(),
-            throttled(),
             validatingStatus(),
+            retry(),
+            timeout(),
+            authenticated(origin),
+            cached(),
+            deduplicated(),
+            throttled(),
         ]
     }
 
@@ -45,6 +47,8 @@ enum Stack {
             ("retry", retry()),
             ("throttled", throttled()),
             ("validatingStatus", validatingStatus()),
+            ("timeout", timeout()),
+            ("cached", cached()),
         ]
     }
 
@@ -88,9 +92,20 @@ enum Stack {
         .throttled(maxConcurrent: maxConcurrent)
     }
 
-    /// Non-2xx responses become errors (below retry, so that retry sees them).
+    /// Non-2xx responses become errors (above retry, which sees statuses as responses).
     static func validatingStatus() -> Composer {
         .validatingStatus()
+    }
+
+    /// Each attempt within 30 s (far beyond any request here: the deadline never passes).
+    static func timeout() -> Composer {
+        .timeout(after: .seconds(30))
+    }
+
+    /// A response cache with the defaults: `GET` responses that say how long they are fresh.
+    /// The responses here say nothing about it, so every request is a miss that goes below.
+    static func cached() -> Composer {
+        .cached(in: ResponseCache())
     }
 }
 

@@ -17,27 +17,50 @@ struct CredentialCarriers: Sendable {
     /// Whether the header called `name` carries a credential (`Set-Cookie`, a response header,
     /// never does in a request).
     func carriesCredential(_ name: String) -> Bool {
-        redaction.isSecretHeader(name) && name.lowercased() != "set-cookie"
+        carriesCredential(lowercased: name.lowercased())
+    }
+
+    /// Whether the header whose lower-cased name is `name` carries a credential.
+    func carriesCredential(lowercased name: String) -> Bool {
+        redaction.headerNames.contains(name) && name != "set-cookie"
     }
 
     /// Who `request` speaks for: a digest of each credential it carries.
     func identity(of request: URLRequest) -> CredentialIdentity {
-        var digests: [CredentialDigest] = []
-        for (name, value) in request.allHTTPHeaderFields ?? [:] where carriesCredential(name) {
-            digests.append(CredentialDigest(name: name.lowercased(), value: value))
+        identity(of: request, storedCookies: storedCookies(for: request))
+    }
+
+    /// Who `request` speaks for, given the cookies the storage adds to it (`storedCookies`).
+    func identity(of request: URLRequest, storedCookies stored: String?) -> CredentialIdentity {
+        var identity = CredentialIdentity()
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            let name = name.lowercased()
+            if carriesCredential(lowercased: name) {
+                identity.insert(CredentialDigest(name: name, value: value))
+            }
         }
-        if let stored = storedCookies(for: request) {
-            digests.append(CredentialDigest(name: "cookie storage", value: stored))
+        if let stored {
+            identity.insert(CredentialDigest(name: "cookie storage", value: stored))
         }
-        return CredentialIdentity(digests: digests.sorted())
+        return identity
     }
 
     /// The cookies the storage would add to `request`, as a `Cookie` value sorted by name;
     /// `nil` when it adds none.
     func storedCookies(for request: URLRequest) -> String? {
-        guard let cookieStorage, request.httpShouldHandleCookies, let url = request.url,
-            let cookies = cookieStorage.cookies(for: url), !cookies.isEmpty
-        else { return nil }
+        guard let cookieStorage, request.httpShouldHandleCookies, let url = request.url else { return nil }
+        if let memo = StoredCookiesMemo.current, memo.storage === cookieStorage, memo.url == url {
+            return memo.cookies
+        }
+        #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation matches every cookie against the URL's host, parsed and
+        // lower-cased anew, under a dispatch queue; asking first whether it holds any cookie at
+        // all halves the cost for the many sessions that hold none.
+        if cookieStorage.cookies?.isEmpty ?? true {
+            return nil
+        }
+        #endif
+        guard let cookies = cookieStorage.cookies(for: url), !cookies.isEmpty else { return nil }
         return cookies.map { "\($0.name)=\($0.value)" }.sorted().joined(separator: "; ")
     }
 
@@ -50,16 +73,64 @@ struct CredentialCarriers: Sendable {
     }
 }
 
+/// The cookies a cookie storage adds to a URL, as a composer above found them, for the call
+/// below it: a second composer below (de-duplication below the cache) then need not ask the
+/// storage again. Asking costs three allocations and a dispatch queue round trip on Linux,
+/// every request.
+struct StoredCookiesMemo: Sendable {
+    /// The storage asked.
+    let storage: HTTPCookieStorage
+    /// The URL it was asked about.
+    let url: URL
+    /// Its answer, as ``CredentialCarriers/storedCookies(for:)`` gives it.
+    let cookies: String?
+
+    /// The memo of the call running in this task, if a composer above made one.
+    @TaskLocal static var current: StoredCookiesMemo?
+
+    /// Runs `operation` with the memo of `carriers`' cookies for `request`, when they count.
+    static func remembering<Output>(
+        _ cookies: String?,
+        of carriers: CredentialCarriers,
+        for request: URLRequest,
+        _ operation: () async throws -> Output
+    ) async throws -> Output {
+        guard let storage = carriers.cookieStorage, request.httpShouldHandleCookies, let url = request.url else {
+            return try await operation()
+        }
+        return try await $current.withValue(StoredCookiesMemo(storage: storage, url: url, cookies: cookies)) {
+            try await operation()
+        }
+    }
+}
+
 /// The credentials a request carries, as digests: equal for two requests that carry the same
 /// credentials, and empty for a request that carries none. The secrets themselves are not
 /// kept.
 struct CredentialIdentity: Hashable, Sendable {
-    /// One digest per carrier, sorted.
-    let digests: [CredentialDigest]
+    /// The smallest digest: most requests carry one credential at most, which so needs no
+    /// array (no allocation).
+    private(set) var first: CredentialDigest?
+    /// The other digests, sorted, each greater than ``first``.
+    private(set) var rest: [CredentialDigest] = []
+
+    /// Adds `digest`, keeping the digests sorted.
+    mutating func insert(_ digest: CredentialDigest) {
+        guard let current = first else {
+            first = digest
+            return
+        }
+        if digest < current {
+            first = digest
+            rest.insert(current, at: 0)
+        } else {
+            rest.insert(digest, at: rest.firstIndex { digest < $0 } ?? rest.endIndex)
+        }
+    }
 
     /// Whether the request carries `digest` among its credentials.
     func contains(_ digest: CredentialDigest) -> Bool {
-        digests.contains(digest)
+        first == digest || rest.contains(digest)
     }
 }
 

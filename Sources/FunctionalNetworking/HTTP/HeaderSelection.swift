@@ -58,17 +58,33 @@ public struct HeaderSelection: Sendable, Hashable {
     /// - Parameter name: A header name, in any case.
     /// - Returns: `true` when the selection includes it.
     func includes(_ name: String) -> Bool {
+        includes(lowercased: name.lowercased())
+    }
+
+    /// Whether the header whose lower-cased name is `name` matters.
+    private func includes(lowercased name: String) -> Bool {
         switch rule {
-        case .allExcept(let ignored): !ignored.contains(name.lowercased())
-        case .only(let names): names.contains(name.lowercased())
+        case .allExcept(let ignored): ignored.isEmpty || !ignored.contains(name)
+        case .only(let names): names.contains(name)
         }
     }
 
     /// The headers of `request` that matter, keyed by lower-cased name.
     func fields(of request: URLRequest) -> [String: String] {
+        fields(of: request, leavingOut: nil)
+    }
+
+    /// The headers of `request` that matter and carry no credential (by `carriers`), keyed by
+    /// lower-cased name: each name is lower-cased once.
+    func fields(of request: URLRequest, leavingOut carriers: CredentialCarriers?) -> [String: String] {
+        guard let all = request.allHTTPHeaderFields, !all.isEmpty else { return [:] }
+        if case .only(let names) = rule, names.isEmpty {
+            return [:]
+        }
         var fields: [String: String] = [:]
-        for (name, value) in request.allHTTPHeaderFields ?? [:] where includes(name) {
+        for (name, value) in all {
             let key = name.lowercased()
+            guard includes(lowercased: key), carriers?.carriesCredential(lowercased: key) != true else { continue }
             // URLRequest holds one value per name; should two spellings survive, keep both.
             fields[key] = fields[key].map { "\($0), \(value)" } ?? value
         }

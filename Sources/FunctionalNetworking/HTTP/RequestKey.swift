@@ -19,6 +19,10 @@ struct RequestKey: Hashable, Sendable {
     let body: Data?
     /// Who the request speaks for, whatever the header selection says.
     let credentials: CredentialIdentity
+    /// The hash of all of the above, computed once: a key is hashed on every look-up of the
+    /// tables it goes into (several per request), and hashing the URL and headers each time
+    /// cost more than everything else the tables do.
+    private let hash: Int
 
     /// The key of `request`, or `nil` when it cannot be compared by value: it has no URL, or
     /// its body is a stream (whose bytes cannot be read without consuming them).
@@ -27,20 +31,50 @@ struct RequestKey: Hashable, Sendable {
     ///   - request: The request.
     ///   - selection: Which of its headers count.
     ///   - carriers: Where it can carry a credential; always counted.
-    init?(_ request: URLRequest, headers selection: HeaderSelection, credentials carriers: CredentialCarriers) {
+    ///   - identity: The request's credentials when the caller already knows them (see
+    ///     ``CredentialCarriers/identity(of:)``).
+    init?(
+        _ request: URLRequest,
+        headers selection: HeaderSelection,
+        credentials carriers: CredentialCarriers,
+        identity: CredentialIdentity? = nil
+    ) {
         guard let url = request.url, request.httpBodyStream == nil else {
             return nil
         }
         method = Self.method(of: request)
         self.url = url.absoluteString
-        headers = selection.fields(of: request).filter { !carriers.carriesCredential($0.key) }
+        headers = selection.fields(of: request, leavingOut: carriers)
         body = request.httpBody
-        credentials = carriers.identity(of: request)
+        credentials = identity ?? carriers.identity(of: request)
+        var hasher = Hasher()
+        hasher.combine(method)
+        hasher.combine(self.url)
+        hasher.combine(headers)
+        hasher.combine(body)
+        hasher.combine(credentials)
+        hash = hasher.finalize()
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(hash)
+    }
+
+    static func == (lhs: RequestKey, rhs: RequestKey) -> Bool {
+        lhs.hash == rhs.hash && lhs.method == rhs.method && lhs.url == rhs.url && lhs.headers == rhs.headers
+            && lhs.body == rhs.body && lhs.credentials == rhs.credentials
     }
 
     /// The method of `request` as an ``HTTPMethod``; `GET` when it names none, as URLSession
-    /// does.
+    /// does. The common methods, already upper-case, are not upper-cased again.
     static func method(of request: URLRequest) -> HTTPMethod {
-        HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        switch request.httpMethod {
+        case nil, "GET": .get
+        case "HEAD": .head
+        case "POST": .post
+        case "PUT": .put
+        case "DELETE": .delete
+        case let other?: HTTPMethod(rawValue: other)
+        }
     }
 }

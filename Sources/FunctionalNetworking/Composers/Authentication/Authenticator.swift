@@ -28,6 +28,10 @@ public struct Authenticator: Sendable {
     /// The window that ``refreshLimit`` counts over.
     public let refreshWindow: Duration
     private let elapsed: @Sendable () -> Duration
+    /// How the allowed origins begin a URL in their usual spelling (`https://api.shop.example`,
+    /// and with the port when it is the scheme's default, `https://api.shop.example:443`), so
+    /// that most requests are checked without parsing their URL.
+    private let originPrefixes: [String]
 
     /// Creates an authenticator.
     ///
@@ -53,13 +57,57 @@ public struct Authenticator: Sendable {
         self.refresh = refresh
         self.refreshLimit = refreshLimit
         self.refreshWindow = refreshWindow
+        originPrefixes = allowedOrigins.count > Self.mostPrefixes ? [] : allowedOrigins.flatMap(Self.prefixes)
         let start = clock.now
         elapsed = { start.duration(to: clock.now) }
     }
 
     /// Whether `request` goes to an allowed origin.
+    ///
+    /// A URL that begins with an allowed origin's usual spelling followed by `/`, `?`, `#` or
+    /// nothing is on that origin; any other URL (another origin, upper case, a user name…) is
+    /// parsed into an ``Origin`` and looked up.
     func mayAuthenticate(_ request: URLRequest) -> Bool {
-        Origin(url: request.url).map(allowedOrigins.contains) ?? false
+        guard let url = request.url else { return false }
+        if !originPrefixes.isEmpty {
+            var text = url.absoluteString
+            let onOrigin = text.withUTF8 { text in
+                originPrefixes.contains { prefix in
+                    var prefix = prefix
+                    return prefix.withUTF8 { Self.text(text, beginsWithOrigin: $0) }
+                }
+            }
+            if onOrigin {
+                return true
+            }
+        }
+        return Origin(url: url).map(allowedOrigins.contains) ?? false
+    }
+
+    /// Above this many allowed origins, every URL is parsed (a set look-up beats the scan).
+    private static let mostPrefixes = 8
+
+    /// The spellings of `origin` that ``mayAuthenticate(_:)`` looks for.
+    private static func prefixes(of origin: Origin) -> [String] {
+        let defaultPort = origin.scheme == "https" ? 443 : origin.scheme == "http" ? 80 : -1
+        var prefixes: [String] = []
+        if origin.port == defaultPort {
+            prefixes.append("\(origin.scheme)://\(origin.host)")
+        }
+        if origin.port >= 0 {
+            prefixes.append("\(origin.scheme)://\(origin.host):\(origin.port)")
+        }
+        return prefixes
+    }
+
+    /// Whether `text` begins with `prefix` and the origin ends there.
+    private static func text(_ text: UnsafeBufferPointer<UInt8>, beginsWithOrigin prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.count >= prefix.count, zip(text, prefix).allSatisfy({ $0 == $1 }) else { return false }
+        guard text.count > prefix.count else { return true }
+        switch text[prefix.count] {
+        case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return true
+        default: return false
+        }
     }
 
     /// A fresh credential after `failedVersion` was refused.

@@ -43,15 +43,16 @@ extension Composer {
                 guard authenticator.mayAuthenticate(request) else {
                     return try await next(request)
                 }
-                let (credential, version) = await authenticator.store.snapshot()
-                let first = try await send(request, with: credential, next)
-                guard (first.1 as? HTTPURLResponse)?.statusCode == 401, credential != nil,
-                    let fresh = try await authenticator.refreshed(after: version)
+                let stored = authenticator.store.snapshot()
+                let first = try await next(authorizing(request, with: stored.authorization))
+                guard (first.1 as? HTTPURLResponse)?.statusCode == 401, stored.credential != nil,
+                    let fresh = try await authenticator.refreshed(after: stored.version)
                 else {
                     return first
                 }
                 try Task.checkCancellation()  // a caller that stopped waiting sends nothing more
-                return try await send(request, with: fresh, next)
+                let value = fresh.authorizationValue
+                return try await next(authorizing(request, with: HTTPFieldSyntax.isValidFieldValue(value) ? value : nil))
             }
         }
     }
@@ -86,16 +87,23 @@ extension Composer {
         }
     }
 
-    /// Sends `request` with `credential`, if any.
-    private static func send(
-        _ request: URLRequest,
-        with credential: Credential?,
-        _ next: Transport
-    ) async throws -> (Data, URLResponse) {
+    /// `request` with `Authorization: value`, or unchanged when `value` is `nil`.
+    ///
+    /// The header dictionary is set whole: on Linux, `URLRequest.setValue(_:forHTTPHeaderField:)`
+    /// also capitalises the name and checks the value character by character, which took more
+    /// time than the rest of the composer (the value was checked once, when it was made).
+    static func authorizing(_ request: URLRequest, with value: String?) -> URLRequest {
+        guard let value else { return request }
         var request = request
-        if let credential {
-            request.setValue(credential.authorizationValue, forHTTPHeaderField: "Authorization")
+        var fields = request.allHTTPHeaderFields ?? [:]
+        if fields["Authorization"] == nil {
+            // One value per name, whatever its case: the caller's own spelling goes.
+            for name in fields.keys where name.utf8.count == 13 && name.lowercased() == "authorization" {
+                fields[name] = nil
+            }
         }
-        return try await next(request)
+        fields["Authorization"] = value
+        request.allHTTPHeaderFields = fields
+        return request
     }
 }

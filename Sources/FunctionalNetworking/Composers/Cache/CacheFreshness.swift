@@ -15,21 +15,26 @@ struct CacheFreshness {
     /// The `Last-Modified` date, sent back as `If-Modified-Since`.
     let lastModified: String?
 
-    /// Reads `response`'s headers.
-    init(_ response: HTTPURLResponse) {
-        let directives = CacheDirectives(response.value(forHTTPHeaderField: "Cache-Control"))
-        if let maxAge = directives.maxAge {
-            explicitLifetime = .seconds(maxAge)
-        } else if let expires = response.value(forHTTPHeaderField: "Expires") {
-            // An invalid date, such as "0", means already expired (§5.3).
-            let end = HTTPDate.parse(expires)
-            let start = response.value(forHTTPHeaderField: "Date").flatMap(HTTPDate.parse) ?? Date()
-            explicitLifetime = end.map { .seconds(max(0, $0.timeIntervalSince(start))) } ?? .zero
-        } else {
-            explicitLifetime = nil
-        }
+    /// Reads `response`'s validators; its lifetime is known already.
+    init(_ response: HTTPURLResponse, explicitLifetime: Duration?) {
+        self.explicitLifetime = explicitLifetime
         entityTag = response.value(forHTTPHeaderField: "ETag")
         lastModified = response.value(forHTTPHeaderField: "Last-Modified")
+    }
+
+    /// How long `response` is fresh by its own headers: `max-age` in `directives` (its
+    /// `Cache-Control`), else `Expires` minus `Date`; `nil` when it says nothing.
+    static func explicitLifetime(of response: HTTPURLResponse, cacheControl directives: CacheDirectives) -> Duration? {
+        if let maxAge = directives.maxAge {
+            return .seconds(maxAge)
+        }
+        guard let expires = response.value(forHTTPHeaderField: "Expires") else {
+            return nil
+        }
+        // An invalid date, such as "0", means already expired (§5.3).
+        let end = HTTPDate.parse(expires)
+        let start = response.value(forHTTPHeaderField: "Date").flatMap(HTTPDate.parse) ?? Date()
+        return end.map { .seconds(max(0, $0.timeIntervalSince(start))) } ?? .zero
     }
 
     /// Whether the response can be revalidated with a conditional request.
@@ -50,9 +55,11 @@ struct CacheFreshness {
     /// Whether the caller made `request` conditional itself, in which case its 304 is the
     /// caller's to read, not the cache's.
     static func isConditional(_ request: URLRequest) -> Bool {
-        ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range"]
-            .contains { request.value(forHTTPHeaderField: $0) != nil }
+        guard let fields = request.allHTTPHeaderFields, !fields.isEmpty else { return false }
+        return HeaderLookup.containsAny(of: conditionalFields, in: fields)
     }
+
+    private static let conditionalFields = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range"]
 
     /// The stored response with the header fields of the `304` that revalidated it (§4.3.4),
     /// keeping its own framing fields.

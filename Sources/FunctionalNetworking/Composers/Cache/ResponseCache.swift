@@ -20,7 +20,10 @@ import FoundationNetworking
 /// (by default `Accept` and `Accept-Language`), never by the identity of the `URLRequest`.
 /// Concurrent misses for the same request (every header equal) share one upstream call, whose
 /// answer is stored before a later request can miss: a burst of identical requests makes one
-/// call, with or without ``Composer/deduplicated(matching:includingUnsafeMethods:)``.
+/// call, with or without ``Composer/deduplicated(matching:includingUnsafeMethods:)``. The
+/// first of them makes the call in its own task (a miss costs no task of its own); should
+/// that caller be cancelled and its call fail, the others make the call again rather than
+/// share its cancellation.
 ///
 /// **Users never share an entry.** A response fetched with one credential is never served
 /// to a request carrying another credential, or none, whatever carries it: the headers that
@@ -109,7 +112,7 @@ public final class ResponseCache: @unchecked Sendable {
     private let carriers: CredentialCarriers
     /// The misses being fetched now: identical concurrent misses share one call, whose answer
     /// is stored before the call leaves this table.
-    private let misses = DedupeFlights()
+    private let misses = CacheMisses()
     private let lock = NSLock()
     private var entries = CacheLRU<RequestKey, Entry>()
     private var bytes = 0
@@ -163,6 +166,11 @@ public final class ResponseCache: @unchecked Sendable {
         lock.withLock { entries.count }
     }
 
+    /// The number of requests waiting for an identical miss that another request is fetching.
+    var waitingMissCount: Int {
+        misses.waiterCount
+    }
+
     /// The total size of the bodies held, in bytes.
     public var totalBytes: Int {
         lock.withLock { bytes }
@@ -178,7 +186,7 @@ public final class ResponseCache: @unchecked Sendable {
     /// - Parameter request: The request, matched by value, credentials and `Vary`.
     /// - Returns: The data and response, or `nil`.
     public func cachedResponse(for request: URLRequest) -> (Data, URLResponse)? {
-        guard let key = key(for: request) else { return nil }
+        guard let key = key(for: request, identity: carriers.identity(of: request)) else { return nil }
         return lookUp(key, request: request, maxAge: nil)
     }
 
@@ -186,7 +194,7 @@ public final class ResponseCache: @unchecked Sendable {
     ///
     /// - Parameter request: The request, matched by value.
     public func removeResponse(for request: URLRequest) {
-        guard let key = key(for: request) else { return }
+        guard let key = key(for: request, identity: carriers.identity(of: request)) else { return }
         lock.withLock {
             if let removed = entries.removeValue(for: key) {
                 bytes -= removed.data.count
@@ -254,10 +262,19 @@ public final class ResponseCache: @unchecked Sendable {
     /// - Throws: What `next` throws; errors are never cached.
     func send(_ request: URLRequest, through next: @escaping Transport) async throws -> (Data, URLResponse) {
         // A download's body goes to a file, not to memory: nothing to keep or share.
-        guard TransferContext.download == nil, let key = key(for: request) else {
+        guard RequestKey.method(of: request) == .get, request.url != nil, request.httpBodyStream == nil,
+            TransferContext.download == nil
+        else {
             return try await next(request)
         }
-        let directives = CacheDirectives(request.value(forHTTPHeaderField: "Cache-Control"))
+        // Who the request speaks for is looked up once (its cookies, too) for both keys below,
+        // and its cookies are remembered for the call below (see `StoredCookiesMemo`).
+        let cookies = carriers.storedCookies(for: request)
+        let identity = carriers.identity(of: request, storedCookies: cookies)
+        guard let key = key(for: request, identity: identity) else {
+            return try await next(request)
+        }
+        let directives = CacheDirectives(request.allHTTPHeaderFields.flatMap { HeaderLookup.value(of: "Cache-Control", in: $0) })
         if directives.noStore {
             return try await next(request)
         }
@@ -281,10 +298,12 @@ public final class ResponseCache: @unchecked Sendable {
         // call, which looks the cache up again before going upstream and stores the answer
         // before it leaves the table: a request that missed just before the store either joins
         // that call or starts one that finds the answer.
-        guard let missKey = RequestKey(request, headers: .all, credentials: carriers) else {
+        guard let missKey = RequestKey(request, headers: .all, credentials: carriers, identity: identity) else {
             return try await fetch(request)
         }
-        return try await misses.send(request, key: missKey, through: fetch)
+        return try await StoredCookiesMemo.remembering(cookies, of: carriers, for: request) {
+            try await misses.send(request, key: missKey, through: fetch)
+        }
     }
 
     /// Sends `request` made conditional on `stored`: a 304 gives the stored body under the
@@ -320,16 +339,16 @@ public final class ResponseCache: @unchecked Sendable {
     }
 
     /// The key of a request this cache may answer: a `GET` that can be compared by value.
-    private func key(for request: URLRequest) -> RequestKey? {
+    private func key(for request: URLRequest, identity: CredentialIdentity) -> RequestKey? {
         guard RequestKey.method(of: request) == .get else { return nil }
-        return RequestKey(request, headers: headers, credentials: carriers)
+        return RequestKey(request, headers: headers, credentials: carriers, identity: identity)
     }
 
     /// The entry for `key` if it is fresh, matches the `Vary` headers of `request` and, given
     /// `maxAge` (in seconds), is young enough.
     private func lookUp(_ key: RequestKey, request: URLRequest, maxAge: Int?) -> (Data, URLResponse)? {
-        let now = elapsed()
         guard let vary = lock.withLock({ entries.peek(key)?.vary }) else { return nil }
+        let now = elapsed()
         let presented = varyValues(of: request, names: vary.keys)
         return lock.withLock {
             guard let entry = entries.peek(key) else { return nil }
@@ -374,14 +393,21 @@ public final class ResponseCache: @unchecked Sendable {
             return
         }
         let directives = CacheDirectives(http.value(forHTTPHeaderField: "Cache-Control"))
+        guard !directives.noStore else { return }
+        // The lifetime first: most responses that say nothing of it are not kept, and their
+        // validators need not be read.
+        let explicitLifetime = CacheFreshness.explicitLifetime(of: http, cacheControl: directives)
+        // `no-cache` and a lifetime of zero keep a response only to revalidate it before use.
+        guard let lifetime = directives.noCache ? .zero : explicitLifetime ?? heuristicFreshness else { return }
+        let freshness = CacheFreshness(http, explicitLifetime: explicitLifetime)
+        guard lifetime > .zero || freshness.hasValidator else {
+            return
+        }
         let varyNames = Set(
             (http.value(forHTTPHeaderField: "Vary") ?? "").split(separator: ",")
                 .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
                 .filter { !$0.isEmpty })
-        let freshness = CacheFreshness(http)
-        // `no-cache` and a lifetime of zero keep a response only to revalidate it before use.
-        guard let lifetime = directives.noCache ? .zero : freshness.explicitLifetime ?? heuristicFreshness else { return }
-        guard !directives.noStore, !varyNames.contains("*"), lifetime > .zero || freshness.hasValidator else {
+        guard !varyNames.contains("*") else {
             return
         }
         guard maxEntries > 0, data.count <= min(maxEntryBytes, maxBytes ?? .max) else {

@@ -68,15 +68,35 @@ extension Composer {
     /// // |      120 |        2 |         1 |  48 ms | 130 ms | 410 ms | 524288 |
     /// ```
     ///
+    /// The recorder keeps counts and durations only, so this composer reads neither the URL nor
+    /// the error's description: nothing of a request is redacted, because nothing of it is kept.
+    ///
     /// - Parameters:
     ///   - recorder: Keeps the summary; share one between stacks to sum them.
-    ///   - redaction: What to hide in URLs and errors; ``Redaction/default`` by default.
+    ///   - redaction: Unused: the recorder keeps no URL and no error text. Kept so that a stack
+    ///     can switch between ``metrics(to:redaction:clock:)`` and this one.
     ///   - clock: Measures durations; `ContinuousClock()` by default.
     public static func metrics(
         into recorder: MetricsRecorder,
         redaction: Redaction = .default,
         clock: some Clock<Duration> = ContinuousClock()
     ) -> Composer {
-        metrics(to: { event in recorder.receive(event) }, redaction: redaction, clock: clock)
+        Composer(at: .metrics) { next in
+            { request in
+                recorder.begin()
+                let start = clock.now
+                do {
+                    let (data, response) = try await next(request)
+                    let status = (response as? HTTPURLResponse)?.statusCode
+                    recorder.end(duration: start.duration(to: clock.now), failed: (status ?? 0) >= 500, bytes: data.count)
+                    return (data, response)
+                } catch {
+                    let status = (error as? HTTPStatusError)?.status
+                    let failed = !LogFormat.isCancellation(error) || (status ?? 0) >= 500
+                    recorder.end(duration: start.duration(to: clock.now), failed: failed, bytes: 0)
+                    throw error
+                }
+            }
+        }
     }
 }

@@ -46,6 +46,22 @@ public final class MetricsRecorder: @unchecked Sendable {
         }
     }
 
+    /// Counts a request as in flight, as ``receive(_:)`` does for a start.
+    func begin() {
+        lock.withLock { inFlight += 1 }
+    }
+
+    /// Counts a request begun with ``begin()`` as ended, as ``receive(_:)`` does for an end.
+    func end(duration: Duration, failed: Bool, bytes: Int) {
+        lock.withLock {
+            inFlight = max(0, inFlight - 1)
+            count += 1
+            failures += failed ? 1 : 0
+            self.bytes += bytes
+            reservoir.add(duration)
+        }
+    }
+
     /// Adds one finished request that did not come through ``receive(_:)`` (so it was never in
     /// flight here).
     func record(_ metrics: RequestMetrics) {

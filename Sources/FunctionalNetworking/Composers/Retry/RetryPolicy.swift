@@ -66,7 +66,7 @@ public struct RetryPolicy: Sendable {
 
     /// Whether `request` may be retried at all (its method).
     func allowsRetry(of request: URLRequest) -> Bool {
-        methods.contains(HTTPMethod(rawValue: request.httpMethod ?? "GET"))
+        methods.contains(RequestKey.method(of: request))
     }
 
     /// Whether `error` is worth another attempt.

@@ -84,8 +84,18 @@ final class ThrottleQueue: @unchecked Sendable {
     func release(_ host: ThrottleHost) {
         let granted: [Continuation] = lock.withLock {
             inFlight -= 1
-            let remaining = (inFlightByHost[host] ?? 1) - 1
-            inFlightByHost[host] = remaining > 0 ? remaining : nil
+            if maxPerHost != nil {
+                let remaining = (inFlightByHost[host] ?? 1) - 1
+                inFlightByHost[host] = remaining > 0 ? remaining : nil
+            }
+            guard !waiting.isEmpty else {
+                // Nobody waits (the common case): no queue to walk; ids left behind by callers
+                // that were cancelled while waiting go.
+                if !queues.isEmpty {
+                    queues.removeAll()
+                }
+                return []
+            }
             return grantFreedSlots()
         }
         for continuation in granted {
@@ -130,7 +140,9 @@ final class ThrottleQueue: @unchecked Sendable {
     /// Counts a slot as taken for `host`; the lock must be held.
     private func take(_ host: ThrottleHost) {
         inFlight += 1
-        inFlightByHost[host, default: 0] += 1
+        if maxPerHost != nil {  // without a limit per host, nothing reads the count per host
+            inFlightByHost[host, default: 0] += 1
+        }
     }
 
     /// Gives free slots to the longest-waiting callers that may go; the lock must be held.

@@ -22,6 +22,11 @@ extension Composer {
     /// is dropped. Cancelling the caller resumes it at once with `CancellationError` and
     /// cancels the work the same way.
     ///
+    /// The work below runs in a task of its own, which begins on the caller's thread
+    /// (`Task.immediate`, where the platform has it): an answer that comes without suspending
+    /// (from a cache, a stub) costs no thread hop and no timer; a timer starts only once the
+    /// work waits.
+    ///
     /// - Note: Its place is ``Place/timeout``: below ``retry(_:clock:)``, so the limit applies
     ///   to each attempt; above ``authenticated(by:)``, so it bounds a refresh too. For one limit
     ///   on all attempts, bound the caller's future with `Future.timeout(after:clock:)`.
@@ -29,24 +34,15 @@ extension Composer {
         after duration: Duration,
         clock: some Clock<Duration> = ContinuousClock()
     ) -> Composer {
-        Composer(at: .timeout) { next in
+        let lock = NSLock()
+        return Composer(at: .timeout) { next in
             { request in
                 let deadline = clock.now.advanced(by: duration)
-                let race = DeadlineRace<(Data, URLResponse)>()
-                return try await withTaskCancellationHandler {
-                    try await withCheckedThrowingContinuation { continuation in
-                        race.start(
-                            continuation,
-                            work: { try await next(request) },
-                            timer: {
-                                try await clock.sleep(until: deadline, tolerance: nil)
-                                throw TimeoutError(limit: String(describing: duration))
-                            }
-                        )
-                    }
-                } onCancel: {
-                    race.finish(.failure(CancellationError()))
-                }
+                return try await DeadlineRace(request, through: next, lock: lock).run(
+                    expired: { clock.now >= deadline },
+                    timeout: TimeoutError(limit: String(describing: duration)),
+                    timer: { { try await clock.sleep(until: deadline, tolerance: nil) } }
+                )
             }
         }
     }

@@ -139,6 +139,53 @@ struct AuthenticationTests {
         #expect(try await transport(URLRequest(url: other.url(for: "/"))).0 == Data("none".utf8))
     }
 
+    @Test(arguments: [
+        ("https://api.example.com/x", true), ("https://api.example.com", true), ("https://api.example.com?q=1", true),
+        ("https://api.example.com#top", true), ("https://API.Example.com/x", true), ("https://api.example.com:443/x", true),
+        ("https://api.example.com:8443/x", false), ("https://api.example.com.evil.test/x", false),
+        ("https://api.example.com@evil.test/x", false), ("http://api.example.com/x", false),
+        ("https://evil.test/https://api.example.com", false), ("https://evil.test/?next=https://api.example.com", false),
+    ])
+    func theTokenGoesToEverySpellingOfTheAllowedOriginAndToNoOtherOrigin(url: String, sent: Bool) async throws {
+        let echo = stubTransport { request in
+            (Data((request.value(forHTTPHeaderField: "Authorization") ?? "none").utf8), stubResponse(for: request))
+        }
+        let auth = Authenticator(
+            store: CredentialStore(.bearer("s3cr3t")),
+            allowedOrigins: [Origin(scheme: "https", host: "api.example.com", port: 443)]
+        )
+        let transport = compose(echo, with: .authenticated(by: auth))
+        let received = try await transport(URLRequest(url: URL(string: url)!)).0
+        #expect(received == Data((sent ? "Bearer s3cr3t" : "none").utf8))
+    }
+
+    @Test func theCredentialReplacesAnAuthorizationHeaderTheCallerSpelledOtherwise() async throws {
+        let headers = stubTransport { request in
+            let names = (request.allHTTPHeaderFields ?? [:]).keys.filter { $0.lowercased() == "authorization" }
+            return (Data("\(names.count) \(request.value(forHTTPHeaderField: "Authorization") ?? "none")".utf8), stubResponse(for: request))
+        }
+        let auth = Authenticator(
+            store: CredentialStore(.bearer("s3cr3t")),
+            allowedOrigins: [Origin(scheme: "https", host: "api.example.com", port: 443)]
+        )
+        var request = URLRequest(url: URL(string: "https://api.example.com/me")!)
+        request.allHTTPHeaderFields = ["authorization": "Bearer old", "Accept": "application/json"]
+        let transport = compose(headers, with: .authenticated(by: auth))
+        #expect(try await transport(request).0 == Data("1 Bearer s3cr3t".utf8))
+    }
+
+    @Test func aCredentialWithALineBreakIsNeverSent() async throws {
+        let echo = stubTransport { request in
+            (Data((request.value(forHTTPHeaderField: "Authorization") ?? "none").utf8), stubResponse(for: request))
+        }
+        let auth = Authenticator(
+            store: CredentialStore(.bearer("s3cr3t\r\nX-Injected: 1")),
+            allowedOrigins: [Origin(scheme: "https", host: "api.example.com", port: 443)]
+        )
+        let transport = compose(echo, with: .authenticated(by: auth))
+        #expect(try await transport(URLRequest(url: URL(string: "https://api.example.com/me")!)).0 == Data("none".utf8))
+    }
+
     @Test func theTokenNeverFollowsARedirectToAnotherOrigin() async throws {
         let other = try LoopbackServer { request in
             .text("authorization=\(request.header("Authorization") ?? "none") cookie=\(request.header("Cookie") ?? "none")")
@@ -306,13 +353,13 @@ struct AuthenticationTests {
             }
             return stale == .bearer("A-stale") ? .bearer("A-fresh") : .bearer("B-fresh")
         }
-        let first = await store.snapshot()
+        let first = store.snapshot()
         let abandoned = Task {
             try await store.credential(after: first.version, refresh: refresh, limit: 5, window: .seconds(60), now: .zero)
         }
         try await beganA.value(within: .seconds(30))
         await store.store(.bearer("B-stale"))
-        let second = await store.snapshot()
+        let second = store.snapshot()
         let forB = Future {
             try await store.credential(after: second.version, refresh: refresh, limit: 5, window: .seconds(60), now: .zero)
         }

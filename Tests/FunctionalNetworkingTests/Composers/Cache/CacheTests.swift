@@ -29,6 +29,49 @@ struct CacheTests {
         #expect(server.requestCount == 1)
     }
 
+    @Test func whenTheFirstOfIdenticalMissesIsCancelledTheOthersFetchAgainAndNeverSeeItsCancellation() async throws {
+        let upstream = MissCounter()
+        let cache = ResponseCache()
+        let transport = compose(upstream.transport, with: .cached(in: cache))
+        let request = URLRequest(url: URL(string: "https://shop.test/products/7")!)
+
+        let first = Task { try await transport(request).0 }
+        try #require(await TrafficTestSupport.waitUntil { upstream.calls == 1 })
+        let others = (0..<2).map { _ in Task { try await transport(request).0 } }
+        try #require(await TrafficTestSupport.waitUntil { cache.waitingMissCount == 2 })
+        first.cancel()
+
+        #expect(await TrafficTestSupport.outcome(of: first).failure is CancellationError)
+        // Each of the others made the call again or joined the one made again (the answer is not
+        // kept: it says nothing of its freshness): an answer, never the first caller's
+        // cancellation.
+        for other in others {
+            let answer = String(decoding: try await TrafficTestSupport.outcome(of: other).get(), as: UTF8.self)
+            #expect(answer == "answer 2" || answer == "answer 3")
+        }
+        #expect((2...3).contains(upstream.calls))
+    }
+
+    @Test func aCancelledWaitingMissLeavesAtOnceAndTheOthersShareTheOneCall() async throws {
+        let upstream = MissCounter()
+        let cache = ResponseCache()
+        let transport = compose(upstream.transport, with: .cached(in: cache))
+        let request = URLRequest(url: URL(string: "https://shop.test/products/7")!)
+
+        let first = Task { try await transport(request).0 }
+        try #require(await TrafficTestSupport.waitUntil { upstream.calls == 1 })
+        let others = (0..<2).map { _ in Task { try await transport(request).0 } }
+        try #require(await TrafficTestSupport.waitUntil { cache.waitingMissCount == 2 })
+        others[0].cancel()
+        #expect(await TrafficTestSupport.outcome(of: others[0]).failure is CancellationError)
+        #expect(cache.waitingMissCount == 1)
+
+        upstream.openFirstCall()
+        #expect(try await TrafficTestSupport.outcome(of: first).get() == Data("answer 1".utf8))
+        #expect(try await TrafficTestSupport.outcome(of: others[1]).get() == Data("answer 1".utf8))
+        #expect(upstream.calls == 1)
+    }
+
     let clock = TestClock()
 
     @Test func aRepeatedGETIsAnsweredFromTheCacheWithTheSameDataAndResponse() async throws {
@@ -543,6 +586,33 @@ private final class CountingTransport: @unchecked Sendable {
             }
             let data = body?(path) ?? Data("\(path) #\(number)".utf8)
             return (data, stubResponse(for: request, status: status, headers: headers))
+        }
+    }
+}
+
+/// A transport whose first call waits until ``openFirstCall()`` (and throws `CancellationError`
+/// if its task is cancelled meanwhile); every call answers `answer <n>`, n counting the calls.
+private final class MissCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    private let gate = Promise<Void>()
+
+    var calls: Int { lock.withLock { count } }
+
+    func openFirstCall() {
+        gate.resolve()
+    }
+
+    var transport: Transport {
+        { [self] request in
+            let number = lock.withLock {
+                count += 1
+                return count
+            }
+            if number == 1 {
+                try await gate.value
+            }
+            return (Data("answer \(number)".utf8), stubResponse(for: request))
         }
     }
 }

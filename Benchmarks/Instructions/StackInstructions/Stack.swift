@@ -1,0 +1,1 @@
+../../Benchmarks/NetworkBenchmarks/Stack.swift
