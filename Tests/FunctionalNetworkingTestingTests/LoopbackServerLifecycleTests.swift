@@ -75,7 +75,7 @@ import Darwin
         server.stop()
 
         #expect(clock.now - start < .seconds(30))  // bounded; not a performance claim
-        #expect(connections.allSatisfy { $0.isClosedByPeer(within: .seconds(2)) })
+        #expect(connections.allSatisfy { $0.isClosedByPeer(within: .seconds(30)) })
     }
 
     @Test func stopWakesAPendingAsyncTakeRequest() async throws {
@@ -99,7 +99,7 @@ import Darwin
 
         server.stop()
 
-        #expect(server.takeRequest(timeout: .seconds(1))?.path == "/kept")
+        #expect(server.takeRequest(timeout: .seconds(30))?.path == "/kept")
         #expect(server.takeRequest(timeout: .seconds(1)) == nil)
     }
 

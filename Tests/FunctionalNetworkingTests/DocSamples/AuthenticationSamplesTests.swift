@@ -121,7 +121,7 @@ struct AuthenticationSamplesTests {
         let url = server.url(for: "/account")
         let calls = (0..<4).map { _ in Task { try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 } } }
         for _ in 0..<4 {
-            _ = await server.takeRequest(timeout: .seconds(10))
+            _ = await server.takeRequest(timeout: .seconds(30))
         }
         gate.resolve()
         for call in calls {

@@ -40,7 +40,7 @@ struct ReadmeSamplesTests {
         server.stop()
 
         #expect(name == "iPad Pro")
-        #expect(await server.takeRequest(timeout: .seconds(1))?.path == "/items/7")
+        #expect(await server.takeRequest(timeout: .seconds(30))?.path == "/items/7")
     }
 
     @Test func theScreenInTheIntroductionTakesAClosureReturningAPromise() async throws {

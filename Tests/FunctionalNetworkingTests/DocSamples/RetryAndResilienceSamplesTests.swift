@@ -133,18 +133,20 @@ struct RetryAndResilienceSamplesTests {
     }
 
     @Test func anAttemptThatRunsOutOfTheEndpointsTimeIsRetried() async throws {
-        // The first request stalls; every later one is answered, however many attempts a loaded
-        // machine needs: a finite script could run out and answer 404.
+        // The first request stalls; every later one is answered at once, however many attempts a
+        // loaded machine needs (a finite script could run out and answer 404).
         let server = try LoopbackServer { _ in .text("ok") }
         defer { server.stop() }
         server.enqueue(.text("never").withFault(.stall))
-        let send = networking(from: URLSession.shared.transport(with: .retry(), .validatingStatus()))
+        // Ten attempts rather than the default three: a machine stalled for longer than an
+        // attempt's time at the wrong moment costs an attempt, not the test.
+        let send = networking(
+            from: URLSession.shared.transport(with: .retry(RetryPolicy(maxAttempts: 10, backoff: .immediate)), .validatingStatus()))
         // Whole seconds: swift-corelibs-foundation fails a timeoutInterval below one second at once.
-        let endpoint = Endpoint(baseURL: server.baseURL, path: "/slow").with(timeout: 1)
-        #expect(try await send(endpoint).value(within: .seconds(30)) == Data("ok".utf8))
-        // The stalled attempt and the one answered; a third if the machine was too slow to
-        // answer the second within its second. The default policy never makes a fourth.
-        #expect((2...3).contains(server.requestCount))
+        let endpoint = Endpoint(baseURL: server.baseURL, path: "/slow").with(timeout: 2)
+        #expect(try await send(endpoint).value(within: .seconds(60)) == Data("ok".utf8))
+        // The stalled attempt, then the one answered (more only if the machine stalled).
+        #expect(server.requestCount >= 2)
     }
 
     @Test func aTimeoutBoundsEachAttemptAndIsRetried() async throws {

@@ -111,7 +111,7 @@ struct WritingAComposerSamplesTests {
         // The server receives X-Layer: inner.
 
         _ = try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 }
-        let received = try #require(await server.takeRequest(timeout: .seconds(10)))
+        let received = try #require(await server.takeRequest(timeout: .seconds(30)))
         #expect(received.header("X-Layer") == "inner")
     }
 
@@ -121,7 +121,7 @@ struct WritingAComposerSamplesTests {
         let url = server.url(for: "/")
         let transport = URLSession.shared.transport(with: .apiKey("k-123"))
         _ = try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 }
-        #expect(await server.takeRequest(timeout: .seconds(10))?.header("X-Api-Key") == "k-123")
+        #expect(await server.takeRequest(timeout: .seconds(30))?.header("X-Api-Key") == "k-123")
     }
 
     @Test func aRequestModifierBecomesAComposer() async throws {
@@ -133,7 +133,7 @@ struct WritingAComposerSamplesTests {
         let transport = URLSession.shared.transport(with: .modifyingRequest(bearerTokenModifier(token)))
 
         _ = try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 }
-        #expect(await server.takeRequest(timeout: .seconds(10))?.header("Authorization") == "Bearer t0k3n")
+        #expect(await server.takeRequest(timeout: .seconds(30))?.header("Authorization") == "Bearer t0k3n")
     }
 
     @Test func theCompleteStackPassesJSONRefusesTextAndLetsA404Through() async throws {
@@ -155,7 +155,7 @@ struct WritingAComposerSamplesTests {
 
         let json = try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 }
         #expect(json == Data(#"{"id":7}"#.utf8))
-        let first = try #require(await server.takeRequest(timeout: .seconds(10)))
+        let first = try #require(await server.takeRequest(timeout: .seconds(30)))
         #expect(first.header("Accept") == "application/json")
         #expect(first.header("X-Api-Key") == "k-123")
 

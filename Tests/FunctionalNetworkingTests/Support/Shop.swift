@@ -17,7 +17,7 @@ struct Product: Codable, Equatable, Sendable {
 /// A URLSession for tests: ephemeral, nothing cached, every request bounded by a timeout, and
 /// redirect-guarded (credentials never follow a redirect to another origin), as the package
 /// recommends for any session that carries credentials.
-func makeTestSession(timeout: TimeInterval = 10) -> URLSession {
+func makeTestSession(timeout: TimeInterval = 30) -> URLSession {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = timeout
     configuration.timeoutIntervalForResource = timeout * 2

@@ -27,7 +27,7 @@ struct ChallengeTests {
         defer { server.stop() }
         let transport = makeTestSession().transport
         let (data, response) = try await Future { try await transport(URLRequest(url: server.url(for: "/me"))) }
-            .timeout(after: .seconds(20)).value
+            .timeout(after: .seconds(60)).value
         let http = try #require(response as? HTTPURLResponse)
         #expect(http.statusCode == challenge.status)
         #expect(http.value(forHTTPHeaderField: challenge.header) == challenge.value)
@@ -41,7 +41,7 @@ struct ChallengeTests {
         defer { server.stop() }
         let error = await #expect(throws: HTTPStatusError.self) {
             _ = try await URLSession.shared.request(Endpoint(baseURL: server.baseURL, path: "/me"))
-                .timeout(after: .seconds(20)).value
+                .timeout(after: .seconds(60)).value
         }
         #expect(error?.status == 401)
     }
@@ -60,7 +60,7 @@ struct ChallengeTests {
                 .bearer("fresh")
             })
         let send = networking(from: makeTestSession().transport(with: .authenticated(by: auth)))
-        let data = try await send(Endpoint(baseURL: server.baseURL, path: "/me")).timeout(after: .seconds(20)).value
+        let data = try await send(Endpoint(baseURL: server.baseURL, path: "/me")).timeout(after: .seconds(60)).value
         #expect(String(decoding: data, as: UTF8.self) == #"{"me":"A"}"#)
     }
 }

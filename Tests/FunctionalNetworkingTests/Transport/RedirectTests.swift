@@ -76,7 +76,7 @@ struct RedirectTests {
         #expect(text.hasPrefix("\(method) /landing\n"))
         #expect(text.contains(#"body={"name":"iPad Pro","note":"ünïcode"}"#))
         #expect(text.contains("Content-Type=application/json"))
-        let received = try #require(await other.takeRequest(timeout: .seconds(10)))
+        let received = try #require(await other.takeRequest(timeout: .seconds(30)))
         #expect(received.body == request.httpBody)
     }
 
@@ -130,7 +130,7 @@ struct RedirectTests {
         let (text, response) = try await Self.send(request)
         #expect(text == "-")
         #expect(response.url?.path == "/landing")
-        #expect(await away.takeRequest(timeout: .seconds(10))?.header("Authorization") == nil)
+        #expect(await away.takeRequest(timeout: .seconds(30))?.header("Authorization") == nil)
     }
 
     @Test func aRedirectLoopFailsAfterTheHopLimitNamingTheLastURL() async throws {

@@ -364,7 +364,7 @@ struct AuthenticationTests {
             try await store.credential(after: second.version, refresh: refresh, limit: 5, window: .seconds(60), now: .zero)
         }
         defer { gateA.resolve() }
-        #expect(try await forB.value(within: .seconds(10)) == .bearer("B-fresh"))  // without waiting for A's refresh
+        #expect(try await forB.value(within: .seconds(30)) == .bearer("B-fresh"))  // without waiting for A's refresh
         gateA.resolve()
         #expect(try await Future { try await abandoned.value }.value(within: .seconds(30)) == .bearer("B-fresh"))
         #expect(await store.credential == .bearer("B-fresh"))
