@@ -44,9 +44,10 @@ public struct Backoff: Sendable {
     /// than `maximum`; with full jitter by default.
     ///
     /// - Parameters:
-    ///   - initial: The wait after the first failure, before jitter.
-    ///   - multiplier: How much each wait grows; at least 1.
-    ///   - maximum: The longest wait, before jitter.
+    ///   - initial: The wait after the first failure, before jitter; a negative one counts as zero.
+    ///   - multiplier: How much each wait grows; a value below 1, or not a number, counts as 1
+    ///     (the waits never shrink), and a very large one reaches `maximum` at once.
+    ///   - maximum: The longest wait, before jitter; a negative one counts as zero.
     ///   - jitter: Whether to randomise each wait (see ``Jitter``).
     public static func exponential(
         initial: Duration = .milliseconds(100),
@@ -54,21 +55,28 @@ public struct Backoff: Sendable {
         maximum: Duration = .seconds(30),
         jitter: Jitter = .full
     ) -> Backoff {
-        precondition(multiplier >= 1, "An exponential backoff's multiplier must be at least 1, got \(multiplier).")
+        let growth = multiplier >= 1 ? multiplier : 1  // NaN fails the comparison too
+        let longest = max(maximum, .zero)
+        let first = min(max(initial, .zero), longest)
         return Backoff { failedAttempt in
-            var delay = initial
+            var delay = first
             var step = 1
-            while step < failedAttempt, delay < maximum {
-                delay = delay * multiplier
+            while step < failedAttempt, growth > 1, delay > .zero, delay < longest {
+                // Compared in seconds before it becomes a Duration again, so that no multiplier,
+                // however large, overflows.
+                delay = seconds(of: delay) * growth < seconds(of: longest) ? delay * growth : longest
                 step += 1
             }
-            let capped = min(delay, maximum)
             switch jitter {
             case .none:
-                return capped
+                return delay
             case .full:
-                return capped * Double.random(in: 0...1)
+                return delay * Double.random(in: 0...1)
             }
         }
+    }
+
+    private static func seconds(of duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -34,11 +34,12 @@ extension Future {
     /// let fastest = Future.race([primary(id), mirror(id)])
     /// ```
     ///
-    /// - Precondition: `futures` is not empty; a race with no entrants would never complete.
+    /// With no futures at all, the result fails at once with ``EmptyRace``: a race with no
+    /// entrants would otherwise never complete.
     @inlinable
     public static func race(_ futures: some Collection<Future<Value>>) -> Future<Value> {
         let inputs = Array(futures)
-        precondition(!inputs.isEmpty, "Future.race needs at least one future; an empty race never completes.")
+        guard !inputs.isEmpty else { return Future(error: EmptyRace()) }
         return join(inputs) { _, value in value }
     }
 

@@ -16,7 +16,8 @@ extension Future {
     /// says no, the result fails with the last attempt's error, unchanged.
     ///
     /// - Parameters:
-    ///   - maxAttempts: The most attempts in all, the first included; at least 1.
+    ///   - maxAttempts: The most attempts in all, the first included; 1 or less means one
+    ///     attempt, no retry.
     ///   - backoff: The wait before each retry.
     ///   - clock: The clock that measures the waits; a test passes a manual clock.
     ///   - shouldRetry: Whether an error is worth another attempt; every error by default.
@@ -30,7 +31,6 @@ extension Future {
         shouldRetry: @escaping @Sendable (any Error) -> Bool = { _ in true },
         _ operation: @escaping @Sendable () -> Future<Value>
     ) -> Future<Value> where C.Duration == Duration {
-        precondition(maxAttempts >= 1, "Future.retry needs maxAttempts of at least 1, got \(maxAttempts).")
         let derived = Future<Value>()
 
         @Sendable func start(_ number: Int) {

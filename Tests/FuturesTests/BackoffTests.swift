@@ -41,4 +41,28 @@ struct BackoffTests {
         #expect(backoff.delay(afterAttempt: 5) == .zero)
         #expect(Backoff { .seconds($0) }.delay(afterAttempt: 2) == .seconds(2))
     }
+
+    @Test(arguments: [0.5, 0, -3, Double.nan])
+    func aMultiplierBelowOneOrNotANumberKeepsTheWaitConstant(multiplier: Double) {
+        let backoff = Backoff.exponential(initial: .seconds(1), multiplier: multiplier, maximum: .seconds(10), jitter: .none)
+        #expect((1...4).map(backoff.delay(afterAttempt:)) == Array(repeating: .seconds(1), count: 4))
+    }
+
+    @Test(arguments: [1e300, Double.infinity, Double.greatestFiniteMagnitude])
+    func aHugeMultiplierReachesTheMaximumWithoutOverflowing(multiplier: Double) {
+        let backoff = Backoff.exponential(initial: .seconds(1), multiplier: multiplier, maximum: .seconds(10), jitter: .full)
+        #expect(backoff.delay(afterAttempt: 1) <= .seconds(1))
+        for attempt in [2, 3, 1_000_000] {
+            #expect(backoff.delay(afterAttempt: attempt) <= .seconds(10))
+        }
+        let exact = Backoff.exponential(initial: .seconds(1), multiplier: multiplier, maximum: .seconds(10), jitter: .none)
+        #expect(exact.delay(afterAttempt: 2) == .seconds(10))
+    }
+
+    @Test func negativeInitialAndMaximumWaitsCountAsZero() {
+        let negativeInitial = Backoff.exponential(initial: .seconds(-5), maximum: .seconds(10), jitter: .none)
+        #expect((1...3).map(negativeInitial.delay(afterAttempt:)) == [.zero, .zero, .zero])
+        let negativeMaximum = Backoff.exponential(initial: .seconds(1), maximum: .seconds(-1), jitter: .full)
+        #expect((1...3).map(negativeMaximum.delay(afterAttempt:)) == [.zero, .zero, .zero])
+    }
 }

@@ -80,6 +80,13 @@ struct FutureAllTests {
         #expect(slow.isCancelled)
     }
 
+    @Test func aRaceWithNoFuturesFailsAtOnceSayingWhy() {
+        let none = Future.race([Future<Int>]())
+        let error = none.result?.error as? EmptyRace
+        #expect(error == EmptyRace())
+        #expect(error?.description == "Future.race was given no futures; a race needs at least one entrant to complete.")
+    }
+
     @Test func raceTakesTheFirstFailureToo() {
         let slow = Promise<String>()
         let failing = Promise<String>()

@@ -23,6 +23,14 @@ struct FutureRetryTests {
         #expect(flaky.attempts.value == 3)
     }
 
+    @Test(arguments: [1, 0, -5, Int.min])
+    func oneOrFewerAttemptsMeansOneAttemptAndNoRetry(maxAttempts: Int) {
+        let flaky = Flaky(failures: 1)
+        let result = Future.retry(maxAttempts: maxAttempts, backoff: .immediate, clock: TestClock()) { flaky.run() }
+        #expect(result.result?.error as? TestError == TestError("attempt 1"))
+        #expect(flaky.attempts.value == 1)
+    }
+
     @Test func reportsTheLastErrorWhenTheAttemptsRunOut() {
         let flaky = Flaky(failures: 10)
         let result = Future.retry(maxAttempts: 4, backoff: .immediate, clock: TestClock()) { flaky.run() }
