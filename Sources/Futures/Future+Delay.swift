@@ -11,7 +11,8 @@ extension Future {
     /// cancellation passes through at once.
     ///
     /// - Parameters:
-    ///   - duration: How long to hold the result back.
+    ///   - duration: How long to hold the result back; longer than a century counts as a
+    ///     century (Swift's clocks cannot schedule a later deadline).
     ///   - clock: The clock that measures the wait; `ContinuousClock` unless you pass another.
     /// - Returns: A derived future; cancelling it stops the wait and releases this future.
     public final func delay<C: Clock>(
@@ -24,7 +25,7 @@ extension Future {
             if case .failure(let error) = result, error is CancellationError {
                 return derived.completeDeferringCallbacks(with: result).pending
             }
-            let deadline = clock.now.advanced(by: duration)
+            let deadline = clock.now.advanced(by: schedulable(duration))
             let wait = Task {
                 do {
                     try await clock.sleep(until: deadline, tolerance: nil)

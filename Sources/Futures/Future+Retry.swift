@@ -18,7 +18,7 @@ extension Future {
     /// - Parameters:
     ///   - maxAttempts: The most attempts in all, the first included; 1 or less means one
     ///     attempt, no retry.
-    ///   - backoff: The wait before each retry.
+    ///   - backoff: The wait before each retry; a wait longer than a century is a century.
     ///   - clock: The clock that measures the waits; a test passes a manual clock.
     ///   - shouldRetry: Whether an error is worth another attempt; every error by default.
     ///   - operation: Starts one attempt.
@@ -50,7 +50,7 @@ extension Future {
                     start(number + 1)
                     return nil
                 }
-                let deadline = clock.now.advanced(by: wait)
+                let deadline = clock.now.advanced(by: schedulable(wait))
                 let sleeper = Task {
                     do {
                         try await clock.sleep(until: deadline, tolerance: nil)

@@ -13,7 +13,8 @@ extension Future {
     /// pass a manual clock and never sleep.
     ///
     /// - Parameters:
-    ///   - duration: The time limit.
+    ///   - duration: The time limit; one longer than a century counts as a century (Swift's
+    ///     clocks cannot schedule a later deadline).
     ///   - clock: The clock that measures it; `ContinuousClock` unless you pass another.
     /// - Returns: A derived future with this future's result, or ``TimeoutError``.
     public final func timeout<C: Clock>(
@@ -21,7 +22,7 @@ extension Future {
         clock: C = ContinuousClock()
     ) -> Future<Value> {
         let derived = Future<Value>(derivedFrom: self)
-        let deadline = clock.now.advanced(by: duration)
+        let deadline = clock.now.advanced(by: schedulable(duration))
         let timer = Task {
             try await clock.sleep(until: deadline, tolerance: nil)
             if derived.settle(with: .failure(TimeoutError(limit: String(describing: duration)))) {

@@ -47,4 +47,11 @@ struct FutureDelayTests {
         }
         #expect(clock.sleeperCount == 0)
     }
+
+    @Test func aDelayTooLongForTheSystemsTimersWaitsUntilCancelled() async throws {
+        let delayed = Future(value: 7).delay(for: .seconds(Int64.max))
+        try await Task.sleep(for: .milliseconds(50))  // the wait has begun by now
+        delayed.cancel()
+        await #expect(throws: CancellationError.self) { try await delayed.value }
+    }
 }

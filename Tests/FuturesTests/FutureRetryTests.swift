@@ -89,4 +89,13 @@ struct FutureRetryTests {
         result.cancel()
         #expect(attempt.isCancelled)
     }
+
+    @Test func aBackoffTooLongForTheSystemsTimersWaitsUntilCancelled() async throws {
+        let flaky = Flaky(failures: 10)
+        let result = Future.retry(maxAttempts: 3, backoff: .constant(.seconds(Int64.max))) { flaky.run() }
+        try await Task.sleep(for: .milliseconds(50))  // the wait has begun by now
+        result.cancel()
+        await #expect(throws: CancellationError.self) { try await result.value }
+        #expect(flaky.attempts.value == 1)
+    }
 }

@@ -52,4 +52,12 @@ struct FutureTimeoutTests {
         source.timeout(after: .seconds(1), clock: TestClock()).cancel()
         #expect(source.isCancelled)
     }
+
+    @Test func aLimitTooLongForTheSystemsTimersWaitsInsteadOfStoppingTheProcess() async throws {
+        let promise = Promise<Int>()
+        let limited = promise.timeout(after: .seconds(Int64.max))
+        try await Task.sleep(for: .milliseconds(50))  // the timer is asleep by now
+        promise.resolve(with: 7)
+        #expect(try await limited.value == 7)
+    }
 }

@@ -50,7 +50,7 @@ extension Composer {
                         guard attempt < policy.maxAttempts, policy.isRetryable(error) else { throw error }
                         wait = policy.backoff.delay(afterAttempt: attempt)
                     }
-                    let deadline = clock.now.advanced(by: wait)
+                    let deadline = clock.now.advanced(by: schedulable(wait))
                     try await clock.sleep(until: deadline, tolerance: nil)
                     attempt += 1
                 }

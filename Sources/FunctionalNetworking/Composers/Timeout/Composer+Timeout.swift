@@ -14,7 +14,8 @@ extension Composer {
     /// ```
     ///
     /// The deadline is fixed when the request arrives and measured on `clock`, so tests pass
-    /// a `TestClock` and never sleep.
+    /// a `TestClock` and never sleep. A limit longer than a century is a century: Swift's
+    /// clocks cannot schedule a later deadline.
     ///
     /// The caller is resumed at the deadline even when the work below ignores cancellation
     /// (a wait for a credential refresh shared with other requests, a token server that never
@@ -35,9 +36,10 @@ extension Composer {
         clock: some Clock<Duration> = ContinuousClock()
     ) -> Composer {
         let lock = NSLock()
+        let limit = schedulable(duration)
         return Composer(at: .timeout) { next in
             { request in
-                let deadline = clock.now.advanced(by: duration)
+                let deadline = clock.now.advanced(by: limit)
                 return try await DeadlineRace(request, through: next, lock: lock).run(
                     expired: { clock.now >= deadline },
                     timeout: TimeoutError(limit: String(describing: duration)),

@@ -180,6 +180,20 @@ struct RetryTests {
     @Test func theTimeoutComposersErrorIsRetriedLikeATimedOutRequest() {
         #expect(RetryPolicy.default.isRetryable(TimeoutError(limit: "1.0 seconds")))
     }
+
+    @Test func aBackoffTooLongForTheSystemsTimersWaitsUntilCancelled() async throws {
+        let attempts = Counter()
+        let transport = compose(
+            stubTransport { _ in
+                attempts.increment()
+                throw URLError(.timedOut)
+            }, with: .retry(RetryPolicy(backoff: .constant(.seconds(Int64.max)))))
+        let call = Future { try await transport(URLRequest(url: URL(string: "https://shop.test/products/7")!)) }
+        try await Task.sleep(for: .milliseconds(50))  // the wait has begun by then
+        call.cancel()
+        #expect(await call.result(within: .seconds(30)).failure is CancellationError)
+        #expect(attempts.value == 1)
+    }
 }
 
 enum HTTPDateFixture {

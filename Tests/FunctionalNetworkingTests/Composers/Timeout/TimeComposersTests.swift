@@ -118,6 +118,22 @@ struct TimeComposersTests {
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(sent.value == 0)
     }
+
+    @Test func limitsAndDelaysTooLongForTheSystemsTimersWaitInsteadOfStoppingTheProcess() async throws {
+        let request = URLRequest(url: URL(string: "https://shop.test/products/7")!)
+        let slow: Transport = { request in
+            try await Task.sleep(for: .milliseconds(50))  // the timer is asleep by then
+            return (Data("ok".utf8), stubResponse(for: request))
+        }
+        let slowAnswer = compose(slow, with: .timeout(after: .seconds(Int64.max)))
+        #expect(try await slowAnswer(request).0 == Data("ok".utf8))
+
+        let delayed = compose(stubTransport(data: Data("ok".utf8)), with: .delayed(by: .seconds(Int64.max)))
+        let call = Future { try await delayed(request) }
+        try await Task.sleep(for: .milliseconds(50))  // the wait has begun by then
+        call.cancel()
+        #expect(await call.result(within: .seconds(30)).failure is CancellationError)
+    }
 }
 
 /// A wait that ignores cancellation, like a token server that never answers: only ``open()``
