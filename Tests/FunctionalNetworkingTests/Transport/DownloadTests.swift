@@ -76,9 +76,12 @@ struct DownloadTests {
         let size = try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber
         #expect(size?.intValue == Self.largeMiB * 1_048_576)
         // Alone (FUNCTIONAL_NETWORKING_MEMORY_ALONE, as .ci/run runs it), the peak is this
-        // test's own: measured 13-66 MiB, chunks waiting for the disk as loopback outruns it;
-        // beside the whole suite, other tests' memory counts too.
-        #expect(growthMiB < (ResponseSizeTests.alone ? 96 : 2_048), "peak resident memory grew by \(growthMiB) MiB")
+        // test's own: chunks that URLSession has read but the file has not yet taken, as
+        // loopback outruns the disk. Measured 11-69 MiB on a quiet machine and up to 101 MiB
+        // beside another test run; a download held whole would grow by the body's 200 MiB or
+        // more, so the bound sits below that. Beside the whole suite, other tests' memory
+        // counts too.
+        #expect(growthMiB < (ResponseSizeTests.alone ? 160 : 2_048), "peak resident memory grew by \(growthMiB) MiB")
         ResponseSizeTests.report("download 200 MiB", (nil, 0, growthMiB))
     }
 
