@@ -25,9 +25,11 @@ struct ResponseSizeTests {
     /// starved every test beside it for minutes. Unpaced, at the default, it runs without one.
     static let endlessLimit = sanitized ? 8 * mebibyte : TransportPolicy.defaultMaximumResponseSize
 
-    /// The peak growth allowed for a body cut at the 64 MiB default: the limit plus 64 MiB alone
-    /// (measured alone: 63-90 MiB), 2 GiB beside the whole suite.
-    static let boundAtTheLimitMiB = alone ? 128 : 2_048
+    /// The peak growth allowed for a body cut at the 64 MiB default: the limit plus 96 MiB alone,
+    /// 2 GiB beside the whole suite. Alone it measured 63-90 MiB on a quiet machine and up to
+    /// 101 MiB beside another test run: what URLSession reads before the cancellation takes
+    /// effect grows with the machine's load. An unlimited endless body grows without end.
+    static let boundAtTheLimitMiB = alone ? 160 : 2_048
 
     /// Sends `request` through a transport with `limit`, under a 60 s bound, and returns the
     /// error, the seconds it took and the growth of peak resident memory in MiB.
