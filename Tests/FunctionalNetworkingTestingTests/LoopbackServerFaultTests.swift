@@ -80,7 +80,7 @@ import FoundationNetworking
 
         #expect(error?.code == .timedOut)
         #expect(elapsed >= .milliseconds(900))
-        #expect(elapsed < .seconds(30))  // bounded; not a performance claim
+        #expect(elapsed < .seconds(120))  // bounded; not a performance claim
         // Waited for: on a loaded machine the server may read the request after the client gave up.
         #expect(await server.takeRequest(timeout: .seconds(30))?.path == "/stall")
         #expect(server.requestCount == 1)

@@ -74,7 +74,7 @@ import Darwin
         let start = clock.now
         server.stop()
 
-        #expect(clock.now - start < .seconds(30))  // bounded; not a performance claim
+        #expect(clock.now - start < .seconds(120))  // bounded; not a performance claim
         #expect(connections.allSatisfy { $0.isClosedByPeer(within: .seconds(30)) })
     }
 
@@ -83,12 +83,12 @@ import Darwin
         let clock = ContinuousClock()
         let start = clock.now
 
-        async let taken = server.takeRequest(timeout: .seconds(30))
+        async let taken = server.takeRequest(timeout: .seconds(600))
         try await Task.sleep(for: .milliseconds(50))
         server.stop()
 
         #expect(await taken == nil)
-        #expect(clock.now - start < .seconds(30))  // bounded; not a performance claim
+        #expect(clock.now - start < .seconds(120))  // bounded; not a performance claim
     }
 
     @Test func recordedRequestsCanStillBeTakenAfterStop() throws {

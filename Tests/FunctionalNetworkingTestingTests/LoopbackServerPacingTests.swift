@@ -18,7 +18,7 @@ import FoundationNetworking
 
             #expect(result.body.text == "late")
             #expect(elapsed >= .milliseconds(300))
-            #expect(elapsed < .seconds(30))  // bounded; not a performance claim
+            #expect(elapsed < .seconds(120))  // bounded; not a performance claim
         }
     }
 
@@ -52,7 +52,7 @@ import FoundationNetworking
 
             #expect(result.body == payload)
             #expect(elapsed >= .milliseconds(180))  // Nine pauses between ten slices.
-            #expect(elapsed < .seconds(30))  // bounded; not a performance claim
+            #expect(elapsed < .seconds(120))  // bounded; not a performance claim
         }
     }
 
@@ -67,7 +67,7 @@ import FoundationNetworking
         let start = clock.now
         server.stop()
 
-        #expect(clock.now - start < .seconds(30))  // bounded; not a performance claim
+        #expect(clock.now - start < .seconds(120))  // bounded; not a performance claim
         #expect(connection.isClosedByPeer(within: .seconds(30)))
     }
 }

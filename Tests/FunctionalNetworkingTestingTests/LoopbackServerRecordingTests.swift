@@ -66,7 +66,7 @@ import FoundationNetworking
 
         #expect(request == nil)
         #expect(elapsed >= .milliseconds(190))
-        #expect(elapsed < .seconds(30))  // bounded; not a performance claim
+        #expect(elapsed < .seconds(120))  // bounded; not a performance claim
     }
 
     @Test func blockingTakeRequestTimesOutReturningNilWhenNothingArrives() throws {
@@ -80,7 +80,7 @@ import FoundationNetworking
 
         #expect(request == nil)
         #expect(elapsed >= .milliseconds(190))
-        #expect(elapsed < .seconds(30))  // bounded; not a performance claim
+        #expect(elapsed < .seconds(120))  // bounded; not a performance claim
     }
 
     @Test func blockingTakeRequestReturnsARequestThatArrivesWhileWaiting() throws {
@@ -118,12 +118,12 @@ import FoundationNetworking
         let clock = ContinuousClock()
         let start = clock.now
 
-        let task = Task { await server.takeRequest(timeout: .seconds(30)) }
+        let task = Task { await server.takeRequest(timeout: .seconds(600)) }
         try await Task.sleep(for: .milliseconds(50))
         task.cancel()
 
         #expect(await task.value == nil)
-        #expect(clock.now - start < .seconds(30))  // bounded; not a performance claim
+        #expect(clock.now - start < .seconds(120))  // bounded; not a performance claim
     }
 
     @Test func recordsRepeatedRequestHeadersInOrder() async throws {

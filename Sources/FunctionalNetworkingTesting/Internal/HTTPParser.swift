@@ -65,15 +65,19 @@ enum HTTPParseError: Error, Equatable {
 
 /// Pure parsing of HTTP/1.x request heads and chunk-size lines. No I/O.
 enum HTTPParser {
-    /// The largest accepted header section (request line + headers), in bytes.
-    static let maxHeadSize = 64 * 1024
-    /// The largest request body kept in memory, in bytes (``LoopbackServer/BodyRecording/keep``).
-    static let maxBodySize = 64 * 1024 * 1024
-    /// The longest accepted chunk-size line, in bytes.
-    static let maxChunkLineSize = 4 * 1024
+    // Computed, not stored: a stored static is initialised once behind a lock that, under
+    // ThreadSanitizer, every read takes again (the Swift runtime never marks such a once done
+    // there), and the head scanner reads these for every byte on hundreds of threads.
 
-    private static let lineFeed = UInt8(ascii: "\n")
-    private static let carriageReturn = UInt8(ascii: "\r")
+    /// The largest accepted header section (request line + headers), in bytes.
+    static var maxHeadSize: Int { 64 * 1024 }
+    /// The largest request body kept in memory, in bytes (``LoopbackServer/BodyRecording/keep``).
+    static var maxBodySize: Int { 64 * 1024 * 1024 }
+    /// The longest accepted chunk-size line, in bytes.
+    static var maxChunkLineSize: Int { 4 * 1024 }
+
+    private static var lineFeed: UInt8 { UInt8(ascii: "\n") }
+    private static var carriageReturn: UInt8 { UInt8(ascii: "\r") }
 
     /// Finds the end of a header section: the blank line (`CRLF CRLF`, or bare `LF LF`).
     ///
