@@ -72,7 +72,7 @@ extension Future {
         let callerIsOnActor = isolation.map { ObjectIdentifier($0) == ObjectIdentifier(actor) } ?? false
         lock.lock()
         isPinned = true
-        if callerIsOnActor, hopsInFlight == 0, let outcome, !isRunningCallbacks {
+        if callerIsOnActor, hopsInFlight == 0, isCompleted, !isRunningCallbacks, let outcome {
             lock.unlock()
             // The caller is isolated to the observer's actor: the call crosses no isolation.
             Self.synchronous(observer)(outcome)

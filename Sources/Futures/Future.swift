@@ -83,10 +83,11 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     /// The same link when the upstream future is a ``Promise``: held weakly, so that the chain
     /// does not keep a promise alive that its owner has dropped (its observers then get
     /// ``BrokenPromise``).
-    @exclusivity(unchecked) @usableFromInline final weak var promiseUpstream: (any CancellationUpstream)?
-    /// Whether ``promiseUpstream`` was set: a weak reference costs a runtime call to write even
-    /// when it is `nil`, so it is written only when it holds something.
-    @exclusivity(unchecked) @usableFromInline final var linksPromise = false
+    ///
+    /// The weak reference lives in an object of its own, made only for a future that follows a
+    /// promise: a `weak` field in every future would cost two runtime calls per future (to
+    /// initialise it and to destroy it) even while it holds nothing.
+    @exclusivity(unchecked) @usableFromInline final var promiseUpstream: PromiseLink?
     /// Whether this future is a ``Promise``, which whoever does the work completes (see
     /// ``promiseUpstream``). Set by the promise's initialiser, before the future is shared.
     @exclusivity(unchecked) @usableFromInline final var isPromise = false
@@ -304,7 +305,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
             // the call crosses no isolation (specialised here, as that is the common case).
             if let isolation, ObjectIdentifier(isolation) == ObjectIdentifier(actor) {
                 lock.lock()
-                if hopsInFlight == 0, let outcome, !isRunningCallbacks {
+                if hopsInFlight == 0, isCompleted, !isRunningCallbacks, let outcome {
                     isPinned = true
                     lock.unlock()
                     Self.synchronous(observer)(outcome)
@@ -319,7 +320,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         // `synchronous(_:)`).
         lock.lock()
         isPinned = true
-        if let outcome, !isRunningCallbacks {
+        if isCompleted, !isRunningCallbacks, let outcome {
             lock.unlock()
             Self.synchronous(observer)(outcome)
             return
@@ -406,9 +407,10 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         setOutcome(result)
         let released = ownedUpstream
         ownedUpstream = nil
-        if linksPromise {
+        var promiseLink: PromiseLink?
+        if promiseUpstream != nil {
+            promiseLink = promiseUpstream
             promiseUpstream = nil
-            linksPromise = false
         }
         // Dropped, since the future was not cancelled: only touched when there are some.
         var handlers: InlineList<CancellationHandler>?
@@ -418,7 +420,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         let mustRun = !callbacks.isEmpty
         isRunningCallbacks = mustRun
         lock.unlock()
-        withExtendedLifetime((handlers, released)) {}  // released outside the lock
+        withExtendedLifetime((handlers, released, promiseLink)) {}  // released outside the lock
         return (true, mustRun)
     }
 
@@ -440,16 +442,15 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     final func cancelLocked() -> (any CancellationUpstream)? {
         setOutcome(.failure(CancellationError()))
         wasCancelled = true
-        let next = ownedUpstream ?? (linksPromise ? promiseUpstream : nil)
+        let next = ownedUpstream ?? promiseUpstream?.future
         ownedUpstream = nil
-        if linksPromise {
-            promiseUpstream = nil
-            linksPromise = false
-        }
+        let promiseLink = promiseUpstream
+        promiseUpstream = nil
         let handlers = cancellationHandlers.removeAll()
         let mustRun = !callbacks.isEmpty
         isRunningCallbacks = mustRun
         lock.unlock()
+        withExtendedLifetime(promiseLink) {}  // released outside the lock
         handlers.forEach { $0.run() }
         if mustRun {
             CallbackRunner.drain(completed: self)
@@ -531,12 +532,10 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     final func link<Source>(to source: Future<Source>) {
         if source.isPromise {
             ownedUpstream = nil
-            promiseUpstream = source
-            linksPromise = true
+            promiseUpstream = PromiseLink(source)
         } else {
-            if linksPromise {
+            if promiseUpstream != nil {
                 promiseUpstream = nil
-                linksPromise = false
             }
             ownedUpstream = source
         }
@@ -721,6 +720,16 @@ extension Future: CancellationUpstream {
     /// The future, unless it was a promise and has been freed.
     @inlinable var future: (any CancellationUpstream)? {
         owned ?? promise
+    }
+}
+
+/// A weak link to a ``Promise`` that a future follows (see ``Future/promiseUpstream``).
+@usableFromInline final class PromiseLink: Sendable {
+    /// The promise, until it is freed.
+    @usableFromInline weak let future: (any CancellationUpstream)?
+
+    @inlinable init(_ promise: any CancellationUpstream) {
+        future = promise
     }
 }
 
