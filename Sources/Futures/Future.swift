@@ -46,21 +46,21 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     // exclusivity checks redundant: `@exclusivity(unchecked)` drops them (they cost about a
     // fifth of a promise's life, measured by the benchmark package).
     @usableFromInline final let lock = Lock()
-    /// The value of a future that succeeded, as raw bytes (see ``ValueSlot``) when it fits
-    /// them, else in ``boxedValue``. Written once, under the lock; read under the lock, or by
-    /// callbacks, which run only after the lock has shown it set.
+    /// The result of a completed future, as raw bytes (see ``ValueSlot``): the value of a
+    /// future that succeeded when it fits them (else a ``ValueBox`` holding it), or the error of
+    /// one that failed. Written once, under the lock; read under the lock, or by callbacks,
+    /// which run only after the lock has shown it set.
     ///
     /// Not a `Value?`, an enum or a `Result`: the future's `deinit` is never specialised, and
     /// destroying a stored property whose type is generic over `Value` (other than `Value`
     /// itself) looks that type's metadata up in the runtime's cache, about 300 instructions
-    /// per future, a sixth of a `map` step. Raw bytes and an `AnyObject` need no look-up; the
-    /// value in them is destroyed through `Value`'s own metadata, which the future has.
+    /// per future, a sixth of a `map` step. Raw bytes need no look-up, and no code to destroy
+    /// them while the future is pending or once its result has been destroyed by `deinit`
+    /// (separate optional fields for the box and the error cost a release call each in every
+    /// future's `deinit`, even when empty); the value in them is destroyed through `Value`'s
+    /// own metadata, which the future has.
     @exclusivity(unchecked) @usableFromInline final var valueSlot = ValueSlot()
-    /// The value of a future that succeeded, in a box, when it does not fit ``valueSlot``.
-    @exclusivity(unchecked) @usableFromInline final var boxedValue: AnyObject?
-    /// The error of a future that failed.
-    @exclusivity(unchecked) @usableFromInline final var failure: (any Error)?
-    /// Whether the future succeeded (its value is in ``valueSlot`` or ``boxedValue``).
+    /// Whether the future succeeded (its value is in ``valueSlot``, or in a box there).
     @exclusivity(unchecked) @usableFromInline final var hasValue = false
     /// Whether the result is set; a plain flag, so that code not specialised for `Value` can
     /// test it without looking up any metadata.
@@ -112,14 +112,30 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     /// A future dropped while pending can never complete: its callbacks fail with
     /// ``BrokenPromise`` so that nothing waits for it forever.
     deinit {
-        if hasValue, Self.storesValueInline, !_isPOD(Value.self) {
+        if !isCompleted {
+            // Callbacks are only left when the future never completed (completing takes them).
+            guard !callbacks.isEmpty else { return }
+            failCallbacksOfDroppedFuture()
+        }
+        destroyResult()
+    }
+
+    /// Destroys the result in ``valueSlot``; called once, by `deinit`.
+    @inline(__always)
+    final func destroyResult() {
+        if !hasValue {
+            withUnsafeMutablePointer(to: &valueSlot) { slot in
+                _ = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: (any Error).self).move()
+            }
+        } else if !Self.storesValueInline {
+            withUnsafeMutablePointer(to: &valueSlot) { slot in
+                _ = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: AnyObject.self).move()
+            }
+        } else if !_isPOD(Value.self) {
             withUnsafeMutablePointer(to: &valueSlot) { slot in
                 _ = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: Value.self).move()
             }
         }
-        // Callbacks are only left when the future never completed (completing takes them).
-        guard !callbacks.isEmpty, !isCompleted else { return }
-        failCallbacksOfDroppedFuture()
     }
 
     /// Fails the callbacks of a future dropped while pending with ``BrokenPromise``. Kept out
@@ -182,38 +198,37 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     /// callback.
     @inlinable final var outcome: Result<Value, any Error>? {
         guard isCompleted else { return nil }
+        // A read access, not `&valueSlot`: callbacks read a completed future without the lock,
+        // from several threads at once, and an `inout` access is a write to the thread
+        // sanitizer. The slot's bytes hold what `setOutcome` initialised there: an error, a
+        // box, or a bitwise-takable `Value`, so copying it out of a copy of those bytes is
+        // copying it out of the slot.
         guard hasValue else {
-            return .failure(failure ?? CancellationError())
+            return .failure(withUnsafePointer(to: valueSlot) { UnsafeRawPointer($0).load(as: (any Error).self) })
         }
         if Self.storesValueInline {
-            // A read access, not `&valueSlot`: callbacks read a completed future without the
-            // lock, from several threads at once, and an `inout` access is a write to the
-            // thread sanitizer. The slot's bytes hold a value initialised by `setOutcome`;
-            // `Value` is bitwise-takable, so copying it out of a copy of those bytes is
-            // copying it out of the slot.
-            return .success(
-                withUnsafePointer(to: valueSlot) { slot in
-                    UnsafeRawPointer(slot).load(as: Value.self)
-                }
-            )
+            return .success(withUnsafePointer(to: valueSlot) { UnsafeRawPointer($0).load(as: Value.self) })
         }
-        return .success(unsafeDowncast(boxedValue.unsafelyUnwrapped, to: ValueBox<Value>.self).value)
+        let box = withUnsafePointer(to: valueSlot) { UnsafeRawPointer($0).load(as: AnyObject.self) }
+        return .success(unsafeDowncast(box, to: ValueBox<Value>.self).value)
     }
 
     /// Sets the result; the lock must be held, or the future not yet shared. Called once.
     @inlinable final func setOutcome(_ result: Result<Value, any Error>) {
         switch result {
         case .success(let value):
-            if Self.storesValueInline {
-                withUnsafeMutablePointer(to: &valueSlot) { slot in
+            withUnsafeMutablePointer(to: &valueSlot) { slot in
+                if Self.storesValueInline {
                     _ = UnsafeMutableRawPointer(slot).initializeMemory(as: Value.self, to: value)
+                } else {
+                    _ = UnsafeMutableRawPointer(slot).initializeMemory(as: AnyObject.self, to: ValueBox(value))
                 }
-            } else {
-                boxedValue = ValueBox(value)
             }
             hasValue = true
         case .failure(let error):
-            failure = error
+            withUnsafeMutablePointer(to: &valueSlot) { slot in
+                _ = UnsafeMutableRawPointer(slot).initializeMemory(as: (any Error).self, to: error)
+            }
         }
         isCompleted = true
     }
@@ -559,7 +574,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// Raw, suitably aligned bytes in a future that hold its value (see ``Future/valueSlot``):
+/// Raw, suitably aligned bytes in a future that hold its result (see ``Future/valueSlot``):
 /// room for most model types, several strings or a `Data` and a response.
 @usableFromInline struct ValueSlot {
     @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)

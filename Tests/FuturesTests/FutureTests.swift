@@ -155,6 +155,27 @@ struct FutureTests {
         #expect(weakLarge == nil)
     }
 
+    @Test func freedFuturesReleaseTheirErrorsIncludingBrokenPromises() {
+        /// An error that holds an object, so that the test can see it freed.
+        struct HoldingError: Error {
+            let box: Box
+        }
+        weak var weakHeld: Box?
+        let errors = Recorder<any Error>()
+        do {
+            let held = Box()
+            weakHeld = held
+            let failed = Future<Int>(error: HoldingError(box: held))
+            let derived = failed.map { $0 + 1 }
+            #expect((derived.result?.error as? HoldingError)?.box === held)
+            // A pending future dropped with an observer fails it with BrokenPromise.
+            Promise<Int>().map { $0 + 1 }.observe { result in result.error.map(errors.append) }
+        }
+        #expect(weakHeld == nil)
+        #expect(errors.count == 1)
+        #expect(errors.values.first is BrokenPromise)
+    }
+
     @Test func cancelledChainsFreeTheirFuturesAndClosures() {
         weak var weakSource: Promise<Int>?
         weak var weakDerived: Future<Int>?
