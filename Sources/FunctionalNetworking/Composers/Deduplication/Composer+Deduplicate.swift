@@ -27,7 +27,7 @@ extension Composer {
     /// that waits for another's call resumes it at once with `CancellationError`; the call
     /// goes on for the others. Cancelling the caller that makes the call cancels it; if it
     /// then fails, the callers waiting for it make it again (one of them goes upstream, the
-    /// others wait for that one), so nobody gets a cancellation it did not ask for.
+    /// others wait for that one), so no caller gets a cancellation it did not ask for.
     ///
     /// - Parameters:
     ///   - headers: The headers that make two requests different; all of them by default.
