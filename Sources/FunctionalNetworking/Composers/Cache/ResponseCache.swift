@@ -112,7 +112,7 @@ public final class ResponseCache: @unchecked Sendable {
     private let carriers: CredentialCarriers
     /// The misses being fetched now: identical concurrent misses share one call, whose answer
     /// is stored before the call leaves this table.
-    private let misses = CacheMisses()
+    private let misses = SharedFlights()
     private let lock = NSLock()
     private var entries = CacheLRU<RequestKey, Entry>()
     private var bytes = 0

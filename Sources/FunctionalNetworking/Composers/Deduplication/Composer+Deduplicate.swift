@@ -22,8 +22,12 @@ extension Composer {
     /// // Ten views asking for the same product at once make one request.
     /// ```
     ///
-    /// Cancelling one caller resumes it with `CancellationError` and leaves the others waiting;
-    /// cancelling the last one cancels the upstream call.
+    /// The first of the identical requests makes the call itself, in its own task, so a
+    /// request with nothing to share costs no task and no thread hop. Cancelling a caller
+    /// that waits for another's call resumes it at once with `CancellationError`; the call
+    /// goes on for the others. Cancelling the caller that makes the call cancels it; if it
+    /// then fails, the callers waiting for it make it again (one of them goes upstream, the
+    /// others wait for that one), so no caller gets a cancellation it did not ask for.
     ///
     /// - Parameters:
     ///   - headers: The headers that make two requests different; all of them by default.

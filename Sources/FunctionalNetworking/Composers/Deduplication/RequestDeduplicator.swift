@@ -20,8 +20,16 @@ import FoundationNetworking
 /// deduplicator.inFlightCount   // distinct upstream calls running now
 /// ```
 ///
-/// Cancelling one caller resumes it at once with `CancellationError` and does not disturb the
-/// others; when the last caller waiting for a call is cancelled, the upstream call is cancelled.
+/// The first caller of an upstream call makes it in its own task (a request with nothing to
+/// share costs no task, no continuation and no thread hop); identical requests that come
+/// while it runs wait for it. Cancellation follows from that:
+///
+/// - A waiting caller that is cancelled is resumed at once with `CancellationError`; the call
+///   goes on for the others.
+/// - Cancelling the caller that makes the call cancels the call. With nobody waiting, that is
+///   all. If callers are waiting and the call fails, they make it again: one of them goes
+///   upstream and the others wait for it, so no caller gets a cancellation it did not ask
+///   for. If the call succeeds all the same, they share its answer.
 ///
 /// **Users are never merged.** Two requests that carry different credentials, or one with and
 /// one without, never share a call, whatever the header selection says, even when one
@@ -37,7 +45,7 @@ public final class RequestDeduplicator: Sendable {
     /// too; when `false` they always go upstream on their own.
     public let includesUnsafeMethods: Bool
 
-    private let flights = DedupeFlights()
+    private let flights = SharedFlights()
     private let carriers: CredentialCarriers
 
     /// Creates a deduplicator.
@@ -73,9 +81,10 @@ public final class RequestDeduplicator: Sendable {
         flights.flightCount
     }
 
-    /// The number of callers waiting for an upstream call now, over all calls.
+    /// The number of callers waiting for an upstream call now, over all calls: the caller
+    /// that makes each call and those that wait for it.
     public var waitingCount: Int {
-        flights.waiterCount
+        flights.callerCount
     }
 
     /// Sends `request` through `next`, or waits for the identical call already in flight.
@@ -89,7 +98,7 @@ public final class RequestDeduplicator: Sendable {
     ///   - next: The transport that sends it.
     /// - Returns: The data and response of the shared call.
     /// - Throws: The shared call's error; `CancellationError` when this caller is cancelled
-    ///   while it waits.
+    ///   while it waits for another caller's call.
     func send(_ request: URLRequest, through next: @escaping Transport) async throws -> (Data, URLResponse) {
         // A download's body goes to its caller's own file: never shared.
         guard TransferContext.download == nil, includesUnsafeMethods || RequestKey.method(of: request).isSafe,

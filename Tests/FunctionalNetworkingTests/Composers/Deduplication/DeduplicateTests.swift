@@ -147,40 +147,124 @@ struct DeduplicateTests {
         #expect(upstream.calls.count == 2)
     }
 
-    @Test func cancellingOneWaiterLeavesTheOthersWithTheAnswer() async throws {
+    @Test func cancellingAWaiterLeavesTheOthersWithTheAnswer() async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
         let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
 
-        let tasks = (0..<3).map { _ in Task { try await transport(self.request()).0 } }
-        try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 3 })
-        tasks[0].cancel()
+        let (leader, waiters) = try await startLeaderAndWaiters(2, through: transport, deduplicator, upstream)
+        waiters[0].cancel()
+        #expect(await TrafficTestSupport.outcome(of: waiters[0]).failure is CancellationError)
         #expect(deduplicator.waitingCount == 2)
-        #expect(await TrafficTestSupport.outcome(of: tasks[0]).failure is CancellationError)
 
         upstream.open()
-        #expect(try await TrafficTestSupport.outcome(of: tasks[1]).get() == Data("GET".utf8))
-        #expect(try await TrafficTestSupport.outcome(of: tasks[2]).get() == Data("GET".utf8))
+        #expect(try await TrafficTestSupport.outcome(of: leader).get() == Data("GET".utf8))
+        #expect(try await TrafficTestSupport.outcome(of: waiters[1]).get() == Data("GET".utf8))
         #expect(upstream.calls.count == 1)
         #expect(upstream.cancellations == 0)
     }
 
-    @Test func cancellingTheLastWaiterCancelsTheUpstreamCall() async throws {
+    @Test func aWaiterStillGetsTheAnswerWhenTheLeaderIsCancelledAsTheCallIsMadeAgain() async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
         let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
 
-        let tasks = (0..<2).map { _ in Task { try await transport(self.request()).0 } }
-        try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 2 })
-        tasks[0].cancel()
-        #expect(upstream.cancellations == 0)
-        tasks[1].cancel()
+        let (leader, waiters) = try await startLeaderAndWaiters(1, through: transport, deduplicator, upstream)
+        leader.cancel()
+        #expect(await TrafficTestSupport.outcome(of: leader).failure is CancellationError)
+        try await upstream.cancelled.value(within: .seconds(30))
 
-        for task in tasks {
-            #expect(await TrafficTestSupport.outcome(of: task).failure is CancellationError)
+        // The waiter makes the call again, on its own.
+        try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 2 })
+        #expect(deduplicator.inFlightCount == 1)
+        upstream.open()
+        #expect(try await TrafficTestSupport.outcome(of: waiters[0]).get() == Data("GET".utf8))
+        #expect(upstream.calls.count == 2)
+        #expect(upstream.cancellations == 1)
+        #expect(deduplicator.inFlightCount == 0)
+    }
+
+    @Test func whenTheLeaderIsCancelledExactlyOneWaiterMakesTheCallAgain() async throws {
+        let upstream = HeldTransport()
+        let deduplicator = RequestDeduplicator()
+        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+
+        let (leader, waiters) = try await startLeaderAndWaiters(5, through: transport, deduplicator, upstream)
+        leader.cancel()
+        #expect(await TrafficTestSupport.outcome(of: leader).failure is CancellationError)
+
+        // One new call, the other four waiting for it.
+        try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 2 && deduplicator.waitingCount == 5 })
+        #expect(deduplicator.inFlightCount == 1)
+        upstream.open()
+        for waiter in waiters {
+            #expect(try await TrafficTestSupport.outcome(of: waiter).get() == Data("GET".utf8))
         }
+        #expect(upstream.calls.count == 2)
+    }
+
+    @Test func whenTheNewLeaderIsCancelledTooTheLastWaiterMakesTheCall() async throws {
+        let upstream = HeldTransport()
+        let deduplicator = RequestDeduplicator()
+        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+
+        let (leader, waiters) = try await startLeaderAndWaiters(1, through: transport, deduplicator, upstream)
+        leader.cancel()
+        try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 2 })
+        // A third caller joins the second call, whose leader is then cancelled too.
+        let third = Task { try await transport(self.request()).0 }
+        try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 2 })
+        waiters[0].cancel()
+        #expect(await TrafficTestSupport.outcome(of: waiters[0]).failure is CancellationError)
+
+        try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 3 })
+        upstream.open()
+        #expect(try await TrafficTestSupport.outcome(of: third).get() == Data("GET".utf8))
+        #expect(upstream.calls.count == 3)
+        #expect(upstream.cancellations == 2)
+    }
+
+    @Test func aLeaderCancelledWhoseCallStillSucceedsSharesItsAnswer() async throws {
+        // A transport that ignores cancellation: the call answers all the same.
+        let gate = Promise<Void>()
+        let calls = Counter()
+        let ignoring: Transport = { request in
+            calls.increment()
+            await withCheckedContinuation { (resumed: CheckedContinuation<Void, Never>) in
+                gate.observe { _ in resumed.resume() }
+            }
+            return (Data("answer".utf8), stubResponse(for: request))
+        }
+        let deduplicator = RequestDeduplicator()
+        let transport = compose(ignoring, with: .deduplicated(by: deduplicator))
+
+        let leader = Task { try await transport(self.request()).0 }
+        try #require(await TrafficTestSupport.waitUntil { calls.value == 1 })
+        let waiter = Task { try await transport(self.request()).0 }
+        try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 2 })
+        leader.cancel()
+        gate.resolve()
+
+        #expect(try await TrafficTestSupport.outcome(of: leader).get() == Data("answer".utf8))
+        #expect(try await TrafficTestSupport.outcome(of: waiter).get() == Data("answer".utf8))
+        #expect(calls.value == 1)
+    }
+
+    @Test func cancellingEveryCallerCancelsTheUpstreamCall() async throws {
+        let upstream = HeldTransport()
+        let deduplicator = RequestDeduplicator()
+        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+
+        let (leader, waiters) = try await startLeaderAndWaiters(1, through: transport, deduplicator, upstream)
+        waiters[0].cancel()
+        #expect(await TrafficTestSupport.outcome(of: waiters[0]).failure is CancellationError)
+        #expect(upstream.cancellations == 0)
+        leader.cancel()
+
+        #expect(await TrafficTestSupport.outcome(of: leader).failure is CancellationError)
         try await upstream.cancelled.value(within: .seconds(30))
         #expect(deduplicator.inFlightCount == 0)
+        #expect(deduplicator.waitingCount == 0)
 
         // The abandoned call is gone: the next identical request goes upstream afresh.
         upstream.open()
@@ -189,7 +273,43 @@ struct DeduplicateTests {
         #expect(upstream.calls.count == 2)
     }
 
-    @Test func aWaiterCancelledOverTheNetworkGetsCancellationError() async throws {
+    @Test func aCallerCancelledBeforeItJoinsGetsCancellationErrorAndTheCallGoesOn() async throws {
+        let upstream = HeldTransport()
+        let deduplicator = RequestDeduplicator()
+        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+
+        let leader = Task { try await transport(self.request()).0 }
+        try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 1 })
+        let late = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await transport(self.request()).0
+        }
+        #expect(await TrafficTestSupport.outcome(of: late).failure is CancellationError)
+
+        upstream.open()
+        #expect(try await TrafficTestSupport.outcome(of: leader).get() == Data("GET".utf8))
+        #expect(upstream.calls.count == 1)
+        #expect(upstream.cancellations == 0)
+    }
+
+    @Test func callsThatAnswerWithoutSuspendingAreNeverShared() async throws {
+        let calls = Counter()
+        let immediate: Transport = { request in
+            calls.increment()
+            return (Data("now".utf8), stubResponse(for: request))
+        }
+        let deduplicator = RequestDeduplicator()
+        let transport = compose(immediate, with: .deduplicated(by: deduplicator))
+
+        for _ in 0..<3 {
+            #expect(try await transport(request()).0 == Data("now".utf8))
+        }
+        #expect(calls.value == 3)
+        #expect(deduplicator.inFlightCount == 0)
+        #expect(deduplicator.waitingCount == 0)
+    }
+
+    @Test func aCallerCancelledOverTheNetworkGetsCancellationError() async throws {
         let server = try LoopbackServer { _ in .text("late").withFault(.stall) }
         defer { server.stop() }
         let deduplicator = RequestDeduplicator()
@@ -323,6 +443,22 @@ struct DeduplicateTests {
     }
 
     // MARK: - Helpers
+
+    /// Starts one caller and waits until its call is upstream, then starts `count` identical
+    /// callers and waits until they all wait for that call.
+    private func startLeaderAndWaiters(
+        _ count: Int,
+        through transport: @escaping Transport,
+        _ deduplicator: RequestDeduplicator,
+        _ upstream: HeldTransport
+    ) async throws -> (leader: Task<Data, any Error>, waiters: [Task<Data, any Error>]) {
+        let leader = Task { try await transport(self.request()).0 }
+        try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 1 })
+        let waiters = (0..<count).map { _ in Task { try await transport(self.request()).0 } }
+        try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == count + 1 })
+        #expect(deduplicator.inFlightCount == 1)
+        return (leader, waiters)
+    }
 
     private func request(_ method: HTTPMethod = .get, body: String? = nil, headers: [String: String] = [:]) -> URLRequest {
         var request = URLRequest(url: url)
