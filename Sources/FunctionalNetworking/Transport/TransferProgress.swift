@@ -49,8 +49,9 @@ public struct TransferProgress: Sendable, Hashable {
 /// }
 /// ```
 ///
-/// The observer is called on the transport's own queue, in order, as bytes move; hop to your
-/// actor from it to update a screen. It is a callback rather than an `AsyncSequence` so that
+/// The observer is called on the transport's own queue (on Linux, the thread that reads the
+/// connection), in order, as bytes move: keep it short, as the transfer waits for it, and hop
+/// to your actor from it to update a screen. It is a callback rather than an `AsyncSequence` so that
 /// nothing is buffered and nothing runs when nobody watches: a request sent outside
 /// `withTransferProgress` reads one task-local value and reports nothing.
 ///

@@ -14,17 +14,23 @@ import FoundationNetworking
 final class PackageSession: Sendable {
     let session: URLSession
     private let delegate: SessionDelegate
+    #if !canImport(FoundationNetworking)
     /// The serial queue the delegate's callbacks run on (an operation queue does not own its
     /// underlying queue). A queue of its own keeps a flood of callbacks from one transfer out
     /// of the global queues that every other session and timer of the process share.
     private let callbacks = DispatchQueue(label: "FunctionalNetworking.delegate", qos: .userInitiated)
+    #endif
 
     init(configuration: URLSessionConfiguration) {
         let delegate = SessionDelegate()
         self.delegate = delegate
+        #if canImport(FoundationNetworking)
+        let queue: OperationQueue = InlineDelegateQueue()
+        #else
         let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
         queue.underlyingQueue = callbacks
+        #endif
+        queue.maxConcurrentOperationCount = 1
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
 

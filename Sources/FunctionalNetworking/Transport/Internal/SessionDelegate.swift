@@ -20,10 +20,16 @@ import FoundationNetworking
 /// methods do. (Moved to a dispatch queue, each of those calls that waits on a busy session's
 /// queue holds a dispatch worker thread; with many sessions the workers run out before the
 /// session queues, which need them too, can drain: the process deadlocked with 450 threads.)
+///
+/// On swift-corelibs-foundation the callbacks run on the session's own work queue (see
+/// ``InlineDelegateQueue``), so nothing here may wait for it: tasks are cancelled and
+/// challenges answered from ``cancelQueue``. On Apple platforms they run on the package
+/// session's serial queue.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var transfers: [Int: Transfer] = [:]
-    /// Where URLSession tasks are cancelled: never the thread of a cancellation handler.
+    /// Where URLSession tasks are cancelled (and, on Linux, challenges answered): never the
+    /// thread of a cancellation handler, nor the session's work queue.
     private let cancelQueue = DispatchQueue(label: "FunctionalNetworking.cancel")
 
     /// Sends `request` on `session` and returns its body (at most `limit` decoded bytes) and
@@ -156,7 +162,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             failure.statusCode == 401 || failure.statusCode == 407
         else {
             // Server trust and client certificates: the platform's own handling, always.
+            #if canImport(FoundationNetworking)
+            // Answered off the session's work queue, where this runs (see InlineDelegateQueue):
+            // the default handling may suspend, resume or cancel the task, which wait for it.
+            cancelQueue.async { completionHandler(.performDefaultHandling, nil) }
+            return
+            #else
             return completionHandler(.performDefaultHandling, nil)
+            #endif
         }
         #if canImport(FoundationNetworking)
         // swift-corelibs-foundation asks once the whole body has arrived and never completes a
@@ -168,7 +181,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         if let outcome {
             end(id, with: outcome, cancelling: nil)
         }
-        completionHandler(.cancelAuthenticationChallenge, nil)
+        // Cancelling the challenge cancels the task, which waits for the session's work queue.
+        cancelQueue.async { completionHandler(.cancelAuthenticationChallenge, nil) }
         #else
         // Declining every protection space makes the task complete with the 401 or 407.
         completionHandler(.rejectProtectionSpace, nil)
