@@ -422,11 +422,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         setOutcome(result)
         let released = ownedUpstream
         ownedUpstream = nil
-        var promiseLink: PromiseLink?
-        if promiseUpstream != nil {
-            promiseLink = promiseUpstream
-            promiseUpstream = nil
-        }
+        let promiseLink = promiseUpstream.take()
         // Dropped, since the future was not cancelled: only touched when there are some.
         var handlers: InlineList<CancellationHandler>?
         if !cancellationHandlers.isEmpty {
@@ -459,8 +455,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         wasCancelled = true
         let next = ownedUpstream ?? promiseUpstream?.future
         ownedUpstream = nil
-        let promiseLink = promiseUpstream
-        promiseUpstream = nil
+        let promiseLink = promiseUpstream.take()
         let handlers = cancellationHandlers.removeAll()
         let mustRun = !callbacks.isEmpty
         isRunningCallbacks = mustRun
@@ -549,9 +544,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
             ownedUpstream = nil
             promiseUpstream = PromiseLink(source)
         } else {
-            if promiseUpstream != nil {
-                promiseUpstream = nil
-            }
+            promiseUpstream = nil
             ownedUpstream = source
         }
     }
