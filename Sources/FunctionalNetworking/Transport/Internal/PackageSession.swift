@@ -26,6 +26,8 @@ final class PackageSession: Sendable {
         self.delegate = delegate
         #if canImport(FoundationNetworking)
         let queue: OperationQueue = InlineDelegateQueue()
+        let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
+        configuration.urlCache = configuration.urlCache.map(ImmediateCacheLookup.init)
         #else
         let queue = OperationQueue()
         queue.underlyingQueue = callbacks
