@@ -10,21 +10,20 @@ import FoundationNetworking
 /// request's ``RedirectPolicy``), passes authentication challenges on HTTP statuses to the
 /// caller as responses, and resumes each waiting task exactly once.
 ///
+/// Whether a URLSession task is cancelled is decided in one place, ``cancelTask(_:_:)``, under
+/// the delegate's lock, by the ``Transfer``, which knows whether URLSession has delivered the
+/// task's completion: a task is cancelled at most once, and never after its completion. A
+/// transfer stays in the table until that completion arrives, so the answer is always there.
+/// (On Linux, `cancel()` on a task that completes meanwhile can run its cancellation after the
+/// session has forgotten the task, which ends the process; see ``ImmediateCacheLookup`` for
+/// the case a URL cache opens.)
+///
 /// Cancellation never calls `URLSessionTask.cancel()` from inside a Swift task's cancellation
 /// handler: the waiting task resumes at once with `CancellationError`, and the URLSession task
 /// is cancelled from ``cancelQueue``. (On Linux, `cancel()` waits on the session's queue while
 /// the cancellation handler holds the Swift task's status lock; when that queue is completing
 /// the same request, it waits for that lock in turn, and the process deadlocks.)
 ///
-/// The URLSession task is created and resumed on the caller's thread, as URLSession's own async
-/// methods do. (Moved to a dispatch queue, each of those calls that waits on a busy session's
-/// queue holds a dispatch worker thread; with many sessions the workers run out before the
-/// session queues, which need them too, can drain: the process deadlocked with 450 threads.)
-///
-/// On swift-corelibs-foundation the callbacks run on the session's own work queue (see
-/// ``InlineDelegateQueue``), so nothing here may wait for it: tasks are cancelled and
-/// challenges answered from ``cancelQueue``. On Apple platforms they run on the package
-/// session's serial queue.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var transfers: [Int: Transfer] = [:]
@@ -53,21 +52,31 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
     }
 
-    /// Ends transfer `id` with `outcome`, resumes its waiter, and cancels the URLSession task
-    /// (off the calling thread) when it may still be running.
+    /// Ends transfer `id` with `outcome` (if it has not ended), resumes its waiter, and, given
+    /// `task`, has it cancelled (see ``cancelTask(_:_:)``).
     private func end(_ id: Int, with outcome: Transfer.Outcome, cancelling task: URLSessionTask?) {
-        // A transfer in the table has not ended; it leaves the table as it ends.
         let continuation: Transfer.Continuation? = lock.withLock {
-            transfers.removeValue(forKey: id)?.end(with: outcome)
+            transfers[id]?.end(with: outcome)
         }
         if let task {
-            cancelQueue.async { task.cancel() }
+            cancelTask(id, task)
         }
         continuation?.resume(with: outcome)
     }
 
-    private func transfer(_ id: Int) -> Transfer? {
-        lock.withLock { transfers[id] }
+    /// Cancels `task` off the calling thread, unless URLSession has delivered its completion (its
+    /// transfer has left the table) or it is being cancelled already: the one place where that
+    /// is decided.
+    private func cancelTask(_ id: Int, _ task: URLSessionTask) {
+        let claimed = lock.withLock { transfers[id]?.claimTaskCancellation() ?? false }
+        guard claimed else { return }
+        cancelQueue.async {
+            // Asked again at the last moment: a completion delivered meanwhile ends it here.
+            // (One that arrives after this answer is safe: URLSession checks the task's state on
+            // its own queue, after the completion it is delivering.)
+            guard self.lock.withLock({ self.transfers[id] != nil }) else { return }
+            task.cancel()
+        }
     }
 
     // MARK: - URLSessionDataDelegate
@@ -78,9 +87,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        guard let transfer = transfer(dataTask.taskIdentifier) else {
-            return completionHandler(.cancel)
-        }
         // A declared length over the limit fails before a byte of the body is read; with a
         // content coding the declared length is of the encoded bytes, so only the count of
         // decoded bytes as they arrive can decide.
@@ -90,17 +96,26 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let encoded = http?.value(forHTTPHeaderField: "Content-Encoding") != nil
         let declared = !bodyless && !encoded && response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
         // A download's 2xx body goes to a file, under the download's own limit.
-        let toFile = transfer.download != nil && (200..<300).contains(http?.statusCode ?? 200)
-        let limit = toFile ? (transfer.download?.maximumSize ?? .max) : transfer.limit
-        let failure: (any Error)? = lock.withLock {
+        // A redirect's body is no part of the answer: it is not counted as progress.
+        let redirect = http.map { Self.isRedirect($0) } ?? false
+        // Looked up, checked and its file started under one lock: an ended (cancelled) transfer
+        // never starts a file, and a cancellation that comes after finds the file to remove.
+        let failure: (any Error)?? = lock.withLock {
+            guard let transfer = transfers[dataTask.taskIdentifier], transfer.isLive else { return .none }
+            let toFile = transfer.download != nil && (200..<300).contains(http?.statusCode ?? 200)
+            let limit = toFile ? (transfer.download?.maximumSize ?? .max) : transfer.limit
             if let declared, declared > limit {
                 return tooLarge(limit: limit, transfer)
             }
-            transfer.counts.totalBytesToReceive = declared
+            transfer.isRedirect = redirect
+            transfer.counts.totalBytesToReceive = redirect ? nil : declared
             if toFile {
-                do { try transfer.startFile() } catch { return error }
+                do { try transfer.startFile() } catch { return .some(error) }
             }
-            return nil
+            return .some(nil)
+        }
+        guard let failure else {
+            return completionHandler(.cancel)
         }
         if let failure {
             completionHandler(.cancel)
@@ -113,7 +128,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let id = dataTask.taskIdentifier
         let outcome: (failure: (any Error)?, progress: (ProgressReporter, TransferProgress)?)? = lock.withLock {
-            guard let transfer = transfers[id] else { return nil }
+            guard let transfer = transfers[id], transfer.isLive else { return nil }
             if let file = transfer.file {
                 let limit = transfer.download?.maximumSize ?? .max
                 if transfer.counts.bytesReceived + data.count > limit {
@@ -131,6 +146,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 }
                 transfer.body.append(data)
             }
+            guard !transfer.isRedirect else { return (nil, nil) }
             transfer.counts.bytesReceived += data.count
             return (nil, transfer.progress.map { ($0, transfer.counts) })
         }
@@ -176,7 +192,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         // task whose challenge is handled by default: deliver the response now.
         let id = task.taskIdentifier
         let outcome: Transfer.Outcome? = lock.withLock {
-            transfers[id].map { .success(($0.body, failure)) }
+            transfers[id].flatMap { $0.isLive ? .success(($0.body, failure)) : nil }
         }
         if let outcome {
             end(id, with: outcome, cancelling: nil)
@@ -194,7 +210,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         totalBytesExpectedToSend: Int64
     ) {
         let report: (ProgressReporter, TransferProgress)? = lock.withLock {
-            guard let transfer = transfers[task.taskIdentifier], let reporter = transfer.progress else { return nil }
+            guard let transfer = transfers[task.taskIdentifier], transfer.isLive, let reporter = transfer.progress else { return nil }
             transfer.counts.bytesSent = Int(totalBytesSent)
             transfer.counts.totalBytesToSend = totalBytesExpectedToSend > 0 ? Int(totalBytesExpectedToSend) : nil
             return (reporter, transfer.counts)
@@ -205,29 +221,40 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let id = task.taskIdentifier
-        let finished: (Transfer.Outcome, (ProgressReporter, TransferProgress)?)? = lock.withLock {
-            guard let transfer = transfers[id] else { return nil }
-            if let error {
-                return (.failure(Self.redacted(error, afterResponse: task.response != nil)), nil)
+        let finished: (Transfer.Continuation?, Transfer.Outcome, (ProgressReporter, TransferProgress)?)? = lock.withLock {
+            // The task's last word: from here nothing cancels it, and its transfer leaves the table.
+            guard let transfer = transfers.removeValue(forKey: task.taskIdentifier), transfer.isLive else { return nil }
+            let outcome = Self.outcome(of: task, error: error, transfer)
+            var report: (ProgressReporter, TransferProgress)?
+            if case .success = outcome, !transfer.isRedirect, let reporter = transfer.progress {
+                // Finished: the total is what arrived.
+                transfer.counts.totalBytesToReceive = transfer.counts.bytesReceived
+                report = (reporter, transfer.counts)
             }
-            guard let response = task.response else {
-                return (.failure(URLError(.badServerResponse)), nil)
-            }
-            do {
-                try transfer.finishFile()
-            } catch {
-                return (.failure(error), nil)
-            }
-            // Finished: the total is what arrived.
-            transfer.counts.totalBytesToReceive = transfer.counts.bytesReceived
-            return (.success((transfer.body, response)), transfer.progress.map { ($0, transfer.counts) })
+            return (transfer.end(with: outcome), outcome, report)
         }
-        guard let (outcome, report) = finished else { return }
+        guard let (continuation, outcome, report) = finished else { return }
         if let (reporter, progress) = report {
             reporter.report(progress)
         }
-        end(id, with: outcome, cancelling: nil)
+        continuation?.resume(with: outcome)
+    }
+
+    /// What a completed task gives: its error, or its response and body (a download's file moved
+    /// into place).
+    private static func outcome(of task: URLSessionTask, error: (any Error)?, _ transfer: Transfer) -> Transfer.Outcome {
+        if let error {
+            return .failure(redacted(error, afterResponse: task.response != nil))
+        }
+        guard let response = task.response else {
+            return .failure(URLError(.badServerResponse))
+        }
+        do {
+            try transfer.finishFile()
+        } catch {
+            return .failure(error)
+        }
+        return .success((transfer.body, response))
     }
 
     /// A platform `URLError` keeps its code and its words, but names the URL redacted: its
@@ -244,6 +271,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
         let code: URLError.Code = urlError.code == .unknown && afterResponse ? .networkConnectionLost : urlError.code
         return URLError(code, userInfo: info)
+    }
+
+    /// Whether `response` is a redirect the package may follow (see ``Redirect``).
+    private static func isRedirect(_ response: HTTPURLResponse) -> Bool {
+        [301, 302, 303, 307, 308].contains(response.statusCode) && response.value(forHTTPHeaderField: "Location") != nil
     }
 
     private func tooLarge(limit: Int, _ transfer: Transfer) -> TransportError {

@@ -5,11 +5,14 @@ import FoundationNetworking
 #endif
 
 /// One request's transfer as the session's delegate sees it: the body collected so far, the
-/// limit on it, and the continuation of the task that waits for it.
+/// limit on it, the continuation of the task that waits for it, and where its URLSession task
+/// stands.
 ///
 /// Every member is guarded by the owning ``SessionDelegate``'s lock. The transfer ends once
 /// (by the completion, the size limit, a challenge or a cancellation, whichever comes first),
-/// so the waiting task resumes exactly once.
+/// so the waiting task resumes exactly once. It stays in the delegate's table until URLSession
+/// delivers its task's completion, whenever the transfer ended: a transfer in the table is one
+/// whose task has not completed, which is what deciding to cancel that task needs to know.
 final class Transfer {
     typealias Outcome = Result<(Data, URLResponse), any Error>
     typealias Continuation = CheckedContinuation<(Data, URLResponse), any Error>
@@ -39,6 +42,11 @@ final class Transfer {
     var file: (url: URL, handle: FileHandle)?
     /// The counts reported as progress.
     var counts = TransferProgress()
+    /// Whether the response is a redirect that the package may follow: its body is no part of
+    /// the answer, so its bytes are not reported as progress.
+    var isRedirect = false
+    /// Whether somebody has decided to cancel this transfer's task.
+    private var taskCancellationClaimed = false
 
     init(limit: Int, url: URL?, download: DownloadTarget? = nil, progress: ProgressReporter? = nil) {
         self.limit = limit
@@ -47,42 +55,20 @@ final class Transfer {
         self.progress = progress
     }
 
-    /// Creates the temporary file beside the download's destination.
-    func startFile() throws(TransportError) {
-        guard let download else { return }
-        let directory = download.destination.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(".\(download.destination.lastPathComponent).\(UUID().uuidString).download")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-            let handle = try? FileHandle(forWritingTo: temporary)
-        else {
-            throw .downloadFailed(path: download.destination.path, reason: "cannot create a file in \(directory.path)")
-        }
-        file = (temporary, handle)
-    }
-
-    /// Moves the complete download to its destination, replacing what was there.
-    func finishFile() throws(TransportError) {
-        guard let download, let file else { return }
-        self.file = nil
-        do {
-            try file.handle.close()
-            // rename(2) replaces the destination in one step: never half a file, never none.
-            guard rename(file.url.path, download.destination.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
-            }
-            download.markDelivered()
-        } catch {
-            try? FileManager.default.removeItem(at: file.url)
-            throw .downloadFailed(path: download.destination.path, reason: error.localizedDescription)
+    /// Whether the transfer still runs: it has not ended, so its callbacks count.
+    var isLive: Bool {
+        switch state {
+        case .idle, .running: true
+        case .endedEarly, .ended: false
         }
     }
 
-    /// Closes and removes an unfinished download's file.
-    private func discardFile() {
-        guard let file else { return }
-        self.file = nil
-        try? file.handle.close()
-        try? FileManager.default.removeItem(at: file.url)
+    /// Decides, once, that the URLSession task is to be cancelled: `true` for the first caller
+    /// only. (Asked only while the transfer is in the table, that is before its task completed.)
+    func claimTaskCancellation() -> Bool {
+        guard !taskCancellationClaimed else { return false }
+        taskCancellationClaimed = true
+        return true
     }
 
     /// Installs the waiter's continuation; returns the outcome to resume it with at once when
