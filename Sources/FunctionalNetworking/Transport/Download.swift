@@ -17,10 +17,17 @@ import FoundationNetworking
 /// metrics, time limits); the cache and de-duplication let it pass, since they keep bodies in
 /// memory. The body is written to a temporary file beside `destination` and moved there when
 /// it is complete, replacing what was there: a failed, retried or cancelled download leaves no
-/// partial file. A response that is not 2xx is not written: it fails with ``HTTPStatusError``
-/// (with its body) unless the stack's `validatingStatus` accepts it. The transport's
-/// ``TransportPolicy/maximumResponseSize`` limits bodies kept in memory, not downloads; pass
-/// `maximumSize` to limit this one. Watch its progress with ``withTransferProgress(_:onProgress:)``.
+/// partial file; a file that is replaced keeps its permissions. A response that is not 2xx is
+/// not written: it fails with ``HTTPStatusError`` (with its body) unless the stack's
+/// `validatingStatus` accepts it. Watch its progress with
+/// ``withTransferProgress(_:onProgress:)``: it describes the response written to the file,
+/// never a redirect on the way.
+///
+/// The transport's ``TransportPolicy/maximumResponseSize`` limits bodies kept in memory, not
+/// downloads. A download is limited to ``TransportPolicy/defaultMaximumDownloadSize`` (8 GiB)
+/// unless you pass another `maximumSize`: no ordinary file reaches it, and a server that sends
+/// an endless body fills no disk. Past the limit the download fails with
+/// ``TransportError/responseTooLarge(limit:url:)`` and leaves no file.
 ///
 /// A transport that is not the package's (a stub in a test, say) is honoured too: the data it
 /// returns for a 2xx response is written to `destination`.
@@ -29,14 +36,15 @@ import FoundationNetworking
 ///   - request: The request.
 ///   - destination: A file URL; its directory must exist.
 ///   - transport: A transport from `URLSession.transport`, composed or not.
-///   - maximumSize: The most bytes to write, or `nil` for no limit.
+///   - maximumSize: The most bytes to write; 8 GiB unless you say, `nil` for no limit.
 /// - Returns: The response.
 /// - Throws: ``TransportError/downloadFailed(path:reason:)`` when the file cannot be written,
 ///   ``TransportError/responseTooLarge(limit:url:)`` over `maximumSize`, and whatever the
 ///   transport throws.
 @discardableResult
 public func download(
-    _ request: URLRequest, to destination: URL, through transport: Transport, maximumSize: Int? = nil
+    _ request: URLRequest, to destination: URL, through transport: Transport,
+    maximumSize: Int? = TransportPolicy.defaultMaximumDownloadSize
 ) async throws -> URLResponse {
     guard destination.isFileURL else {
         throw TransportError.downloadFailed(path: destination.absoluteString, reason: "the destination is not a file URL")
@@ -53,9 +61,16 @@ public func download(
         throw HTTPStatusError(response: http, body: data)
     }
     // Not written by the package's session: a transport of another kind answered.
+    if let maximumSize, data.count > maximumSize {
+        let url = request.url.map { Redaction.default.redact($0) } ?? ""
+        throw TransportError.responseTooLarge(limit: maximumSize, url: url)
+    }
+    let temporary = destination.deletingLastPathComponent().appendingPathComponent(Transfer.temporaryName(for: destination))
     do {
-        try data.write(to: destination, options: .atomic)
+        try data.write(to: temporary)
+        try Transfer.moveIntoPlace(temporary, at: destination)
     } catch {
+        try? FileManager.default.removeItem(at: temporary)
         throw TransportError.downloadFailed(path: destination.path, reason: error.localizedDescription)
     }
     return response

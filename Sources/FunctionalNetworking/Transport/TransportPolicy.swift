@@ -20,6 +20,12 @@ public struct TransportPolicy: Sendable {
     /// body fails in well under a second on a fast link, long before it strains a phone's memory.
     public static let defaultMaximumResponseSize = 64 * 1_048_576
 
+    /// 8 GiB, the size limit of ``download(_:to:through:maximumSize:)`` unless you pass another:
+    /// above any ordinary file an app downloads (a feature film in HD, a dual-layer DVD image,
+    /// an operating system's installer), and low enough that a server sending an endless body
+    /// is stopped after seconds on a fast link instead of filling the disk.
+    public static let defaultMaximumDownloadSize = 8 * 1_073_741_824
+
     /// How redirects are answered; ``RedirectPolicy/follow(maximumHops:allowingInsecureRedirects:)``
     /// unless you say.
     public var redirects: RedirectPolicy

@@ -189,4 +189,32 @@ struct DownloadTests {
         try await download(URLRequest(url: URL(string: "http://127.0.0.1:1/s")!), to: folder.file("s"), through: stub)
         #expect(try String(contentsOf: folder.file("s"), encoding: .utf8) == "stubbed")
     }
+
+    @Test func anEndlessBodyFailsAtTheLimitAndLeavesNoFile() async throws {
+        let server = try LoopbackServer { _ in LoopbackServer.Response(body: Data(count: 65_536)).repeated(.forever) }
+        defer { server.stop() }
+        let folder = try Folder()
+        let error = await #expect(throws: TransportError.self) {
+            try await download(
+                URLRequest(url: server.url(for: "/endless")), to: folder.file("endless"), through: makeTestSession().transport,
+                maximumSize: 4 * 1_048_576)
+        }
+        guard case .responseTooLarge(let limit, _) = error else {
+            Issue.record("expected responseTooLarge, got \(String(describing: error))")
+            return
+        }
+        #expect(limit == 4 * 1_048_576)
+        #expect(folder.names.isEmpty)
+    }
+
+    @Test func aBodyFromAnotherTransportOverTheLimitFailsAndWritesNothing() async throws {
+        let folder = try Folder()
+        let stub: Transport = { request in
+            (Data(count: 3_000), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!)
+        }
+        await #expect(throws: TransportError.self) {
+            try await download(URLRequest(url: URL(string: "http://127.0.0.1:1/s")!), to: folder.file("s"), through: stub, maximumSize: 2_000)
+        }
+        #expect(folder.names.isEmpty)
+    }
 }

@@ -91,4 +91,29 @@ struct TransferProgressTests {
         #expect(TransferProgress(bytesReceived: 5, totalBytesToReceive: 10).fractionReceived == 0.5)
         #expect(TransferProgress(totalBytesToSend: 0).fractionSent == 1)
     }
+
+    /// A redirect's own small body is never reported: a progress bar never shows 100 % before a
+    /// byte of the file has arrived, and never goes back.
+    @Test(arguments: [302, 307])
+    func aRedirectedDownloadReportsOnlyTheResponseWrittenToTheFile(_ status: Int) async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/start"
+                ? LoopbackServer.Response(status: status, headers: [.init("Location", "/bytes")], body: Data("moved".utf8))
+                : LoopbackServer.Response(body: Data(count: 100_000))
+        }
+        defer { server.stop() }
+        let folder = try DownloadTests.Folder()
+        let seen = Seen()
+        _ = try await withTransferProgress {
+            try await download(URLRequest(url: server.url(for: "/start")), to: folder.file("b"), through: makeTestSession().transport)
+        } onProgress: {
+            seen.append($0)
+        }
+        let fractions = seen.all.compactMap(\.fractionReceived)
+        #expect(!seen.all.isEmpty)
+        #expect(seen.all.allSatisfy { $0.totalBytesToReceive == nil || $0.totalBytesToReceive == 100_000 })
+        #expect(fractions == fractions.sorted())
+        #expect(fractions.dropLast().allSatisfy { $0 < 1 })
+        #expect(seen.all.last?.bytesReceived == 100_000)
+    }
 }

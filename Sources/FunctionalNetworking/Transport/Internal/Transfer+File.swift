@@ -39,18 +39,23 @@ extension Transfer {
         self.file = nil
         do {
             try file.handle.close()
-            var existing = stat()
-            if stat(download.destination.path, &existing) == 0 {
-                // The file that is replaced keeps its permissions: a 0600 file stays 0600.
-                guard chmod(file.url.path, existing.st_mode & 0o7777) == 0 else { throw Self.posixError() }
-            }
-            // rename(2) replaces the destination in one step: never half a file, never none.
-            guard rename(file.url.path, download.destination.path) == 0 else { throw Self.posixError() }
+            try Self.moveIntoPlace(file.url, at: download.destination)
             download.markDelivered()
         } catch {
             try? FileManager.default.removeItem(at: file.url)
             throw .downloadFailed(path: download.destination.path, reason: error.localizedDescription)
         }
+    }
+
+    /// Moves the complete file `temporary` to `destination` in one step (rename(2): never half a
+    /// file, never none), replacing what was there; a file that is replaced keeps its
+    /// permissions (a 0600 file stays 0600).
+    static func moveIntoPlace(_ temporary: URL, at destination: URL) throws {
+        var existing = stat()
+        if stat(destination.path, &existing) == 0 {
+            guard chmod(temporary.path, existing.st_mode & 0o7777) == 0 else { throw posixError() }
+        }
+        guard rename(temporary.path, destination.path) == 0 else { throw posixError() }
     }
 
     /// Closes and removes an unfinished download's file.
