@@ -213,7 +213,8 @@ struct DownloadTests {
             (Data(count: 3_000), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!)
         }
         await #expect(throws: TransportError.self) {
-            try await download(URLRequest(url: URL(string: "http://127.0.0.1:1/s")!), to: folder.file("s"), through: stub, maximumSize: 2_000)
+            try await download(
+                URLRequest(url: URL(string: "http://127.0.0.1:1/s")!), to: folder.file("s"), through: stub, maximumSize: 2_000)
         }
         #expect(folder.names.isEmpty)
     }
