@@ -10,7 +10,11 @@ import FoundationNetworking
 /// The proposed request already obeys RFC 9110 §15.4 and the package's safety rules:
 /// - 303 turns any method but `HEAD` into `GET`, and 301 or 302 turn a `POST` into `GET`; the
 ///   body and the headers that describe it (`Content-Type`, `Content-Length`, …) go with it.
-/// - 307 and 308 keep the method and the body.
+/// - 307 and 308 keep the method and the body (as 301 and 302 do for any method but `POST`),
+///   whatever the origin: ``carriesBody`` and ``isCrossOrigin`` say when that body would go
+///   to another origin, which ``RedirectPolicy/follow(maximumHops:allowingInsecureRedirects:allowingCrossOriginBodies:)``
+///   refuses unless allowed. A policy of your own that follows such a redirect sends the body
+///   there.
 /// - When the redirect leaves the request's origin (scheme, host or port), every header that
 ///   carries a credential is removed: `Authorization`, `Proxy-Authorization`, `Cookie`, the
 ///   API-key headers `X-API-Key`, `Api-Key`, `X-Auth-Token` and `X-Access-Token`, every header
@@ -99,6 +103,15 @@ public struct Redirect: Sendable {
     /// Whether the redirect leaves the origin (scheme, host or port) of the request.
     public var isCrossOrigin: Bool {
         Origin(url: proposedRequest.url) != Origin(url: response.url ?? request.url)
+    }
+
+    /// Whether ``proposedRequest`` sends a body: a non-empty `httpBody`, or an `httpBodyStream`.
+    ///
+    /// A 307 or 308 keeps the body (and so do 301 and 302 for any method but `POST`); with
+    /// ``isCrossOrigin`` it says that following the redirect would send the body to another
+    /// origin.
+    public var carriesBody: Bool {
+        proposedRequest.httpBodyStream != nil || proposedRequest.httpBody?.isEmpty == false
     }
 
     /// Whether the redirect leads from `https` to plain `http`.
