@@ -7,7 +7,7 @@ import FoundationNetworking
 /// One redirect, as a ``RedirectPolicy`` sees it: the 3xx response, the request that received
 /// it, and the request that following it would send.
 ///
-/// The proposed request already obeys RFC 9110 §15.4 and the package's safety rules:
+/// The proposed request already obeys RFC 9110 §15.4 and the package's header rules:
 /// - 303 turns any method but `HEAD` into `GET`, and 301 or 302 turn a `POST` into `GET`; the
 ///   body and the headers that describe it (`Content-Type`, `Content-Length`, …) go with it.
 /// - 307 and 308 keep the method and the body (as 301 and 302 do for any method but `POST`),
@@ -21,6 +21,12 @@ import FoundationNetworking
 ///   ``Redaction/default`` treats as secret, and the names in
 ///   ``TransportPolicy/secretHeaderNames``. (Cookies from the session's cookie storage are
 ///   added again for the new URL, by the cookies' own rules.)
+/// - When the redirect leaves the request's origin, every header that routes the request or
+///   names its first destination or its client is removed too, since it was meant for the
+///   first origin only: `Host`, HTTP/2 pseudo-header names (`:authority`, …), `Forwarded`,
+///   every `X-Forwarded-*` header (`X-Forwarded-Host`, `X-Forwarded-For`, `X-Forwarded-Proto`,
+///   `X-Forwarded-Port`, …), `X-Original-URL`, `X-Rewrite-URL`, `X-Original-Host`, `X-Host`,
+///   `X-HTTP-Host-Override`, `X-Real-IP`, `X-Client-IP` and `True-Client-IP`.
 ///
 /// ```swift
 /// let policy = RedirectPolicy { redirect in
@@ -42,6 +48,19 @@ public struct Redirect: Sendable {
     static let credentialHeaderNames: Set<String> = [
         "authorization", "proxy-authorization", "cookie", "x-api-key", "api-key", "x-auth-token", "x-access-token",
     ]
+
+    /// The headers that route a request or name its first destination or its client, dropped
+    /// from a request whose redirect leaves its origin, besides every `X-Forwarded-*` header and
+    /// every pseudo-header name (`:authority`); lower-cased.
+    static let routingHeaderNames: Set<String> = [
+        "host", "forwarded", "x-original-url", "x-rewrite-url", "x-original-host", "x-host", "x-http-host-override",
+        "x-real-ip", "x-client-ip", "true-client-ip",
+    ]
+
+    /// Whether `lowered`, a lower-cased header name, routes a request (see ``routingHeaderNames``).
+    static func isRoutingHeader(_ lowered: String) -> Bool {
+        routingHeaderNames.contains(lowered) || lowered.hasPrefix("x-forwarded-") || lowered.hasPrefix(":")
+    }
 
     /// The headers that describe a request's body, dropped with the body.
     static let contentHeaderNames: Set<String> = [
@@ -91,7 +110,7 @@ public struct Redirect: Sendable {
             for name in (next.allHTTPHeaderFields ?? [:]).keys {
                 let lowered = name.lowercased()
                 if Self.credentialHeaderNames.contains(lowered) || extra.contains(lowered)
-                    || Redaction.default.isSecretHeader(name)
+                    || Self.isRoutingHeader(lowered) || Redaction.default.isSecretHeader(name)
                 {
                     next.setValue(nil, forHTTPHeaderField: name)
                 }

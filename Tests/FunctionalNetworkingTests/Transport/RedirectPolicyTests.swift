@@ -183,6 +183,22 @@ struct RedirectPolicyTests {
         }
     }
 
+    @Test func theProposedRequestDropsRoutingHeadersAcrossOriginsAndKeepsThemWithin() throws {
+        let routing = [
+            "Host": "internal.example", "x-forwarded-host": "internal.example", "Forwarded": "for=10.0.0.1;host=internal.example",
+            "X-Forwarded-For": "10.0.0.1", "X-Forwarded-Proto": "https", "X-Forwarded-Port": "443", "X-Forwarded-Prefix": "/v1",
+            "X-Original-URL": "/admin", "X-Rewrite-URL": "/admin", "X-Original-Host": "internal.example", "X-Host": "internal.example",
+            "X-HTTP-Host-Override": "internal.example", "X-Real-IP": "10.0.0.1", "X-Client-IP": "10.0.0.1",
+            "True-Client-IP": "10.0.0.1", ":authority": "internal.example",
+        ]
+        let headers = routing.merging(["Accept": "application/json", "X-Request-ID": "42"]) { first, _ in first }
+        let away = try Self.redirect(from: "https://a.example/x", to: "https://b.example/y", headers: headers)
+        let kept = (away.proposedRequest.allHTTPHeaderFields ?? [:]).keys.map { $0.lowercased() }.sorted()
+        #expect(kept == ["accept", "x-request-id"])
+        let within = try Self.redirect(from: "https://a.example/x", to: "/y", headers: headers)
+        #expect((within.proposedRequest.allHTTPHeaderFields ?? [:]).count == headers.count)
+    }
+
     @Test func everyTransportErrorSaysTheSameWordsAsItsLocalizedDescription() {
         let errors: [TransportError] = [
             .responseTooLarge(limit: 10, url: "https://a.example/x"), .tooManyRedirects(limit: 20, url: "https://a.example/x"),

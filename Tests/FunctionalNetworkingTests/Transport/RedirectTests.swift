@@ -197,6 +197,52 @@ struct RedirectTests {
         #expect(!text.contains("hunter2"))
     }
 
+    static let routingHeaders = [
+        "Host", "X-Forwarded-Host", "Forwarded", "X-Forwarded-For", "X-Forwarded-Proto", "X-Forwarded-Port", "X-Original-URL",
+        "X-Rewrite-URL", "X-Original-Host", "X-Real-IP",
+    ]
+
+    /// `request` with every routing header set, to `internal.shop.example`-style values.
+    static func routed(_ request: URLRequest) -> URLRequest {
+        var request = request
+        for name in routingHeaders {
+            request.setValue(name == "Host" ? "internal.shop.example" : "internal-\(name.lowercased())", forHTTPHeaderField: name)
+        }
+        request.setValue("text/plain", forHTTPHeaderField: "Accept")
+        return request
+    }
+
+    @Test(arguments: statuses)
+    func hostAndRoutingHeadersNeverFollowARedirectToAnotherOrigin(status: Int) async throws {
+        let other = try LoopbackServer { _ in .status(204) }
+        defer { other.stop() }
+        let first = try LoopbackServer { _ in .redirect(to: other.url(for: "/landing"), status: status) }
+        defer { first.stop() }
+        _ = try await Self.send(Self.routed(URLRequest(url: first.url(for: "/go"))))
+        let atFirst = try #require(await first.takeRequest(timeout: .seconds(30)))
+        #expect(atFirst.header("Host") == "internal.shop.example", "the first origin gets what the caller set")
+        let received = try #require(await other.takeRequest(timeout: .seconds(30)))
+        #expect(received.header("Host") == "127.0.0.1:\(other.port)")
+        for name in Self.routingHeaders.dropFirst() {
+            #expect(received.header(name) == nil, "\(name)")
+        }
+        #expect(received.header("Accept") == "text/plain", "other headers go along")
+    }
+
+    @Test func hostAndRoutingHeadersFollowARedirectWithinTheOrigin() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/go" ? .redirect(to: "/landing", status: 307) : .status(204)
+        }
+        defer { server.stop() }
+        _ = try await Self.send(Self.routed(URLRequest(url: server.url(for: "/go"))))
+        _ = try #require(await server.takeRequest(timeout: .seconds(30)))
+        let received = try #require(await server.takeRequest(timeout: .seconds(30)))
+        #expect(received.path == "/landing")
+        for name in Self.routingHeaders {
+            #expect(received.header(name) != nil, "\(name)")
+        }
+    }
+
     @Test(arguments: [301, 302, 303])
     func aPostRedirectedBy301302Or303BecomesAGetWithoutBody(status: Int) async throws {
         let other = try Self.echoServer()
