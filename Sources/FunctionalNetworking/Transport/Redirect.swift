@@ -7,16 +7,26 @@ import FoundationNetworking
 /// One redirect, as a ``RedirectPolicy`` sees it: the 3xx response, the request that received
 /// it, and the request that following it would send.
 ///
-/// The proposed request already obeys RFC 9110 §15.4 and the package's safety rules:
+/// The proposed request already obeys RFC 9110 §15.4 and the package's header rules:
 /// - 303 turns any method but `HEAD` into `GET`, and 301 or 302 turn a `POST` into `GET`; the
 ///   body and the headers that describe it (`Content-Type`, `Content-Length`, …) go with it.
-/// - 307 and 308 keep the method and the body.
+/// - 307 and 308 keep the method and the body (as 301 and 302 do for any method but `POST`),
+///   whatever the origin: ``carriesBody`` and ``isCrossOrigin`` say when that body would go
+///   to another origin, which ``RedirectPolicy/follow(maximumHops:allowingInsecureRedirects:allowingCrossOriginBodies:)``
+///   refuses unless allowed. A policy of your own that follows such a redirect sends the body
+///   there.
 /// - When the redirect leaves the request's origin (scheme, host or port), every header that
 ///   carries a credential is removed: `Authorization`, `Proxy-Authorization`, `Cookie`, the
 ///   API-key headers `X-API-Key`, `Api-Key`, `X-Auth-Token` and `X-Access-Token`, every header
 ///   ``Redaction/default`` treats as secret, and the names in
 ///   ``TransportPolicy/secretHeaderNames``. (Cookies from the session's cookie storage are
 ///   added again for the new URL, by the cookies' own rules.)
+/// - When the redirect leaves the request's origin, every header that routes the request or
+///   names its first destination or its client is removed too, since it was meant for the
+///   first origin only: `Host`, HTTP/2 pseudo-header names (`:authority`, …), `Forwarded`,
+///   every `X-Forwarded-*` header (`X-Forwarded-Host`, `X-Forwarded-For`, `X-Forwarded-Proto`,
+///   `X-Forwarded-Port`, …), `X-Original-URL`, `X-Rewrite-URL`, `X-Original-Host`, `X-Host`,
+///   `X-HTTP-Host-Override`, `X-Real-IP`, `X-Client-IP` and `True-Client-IP`.
 ///
 /// ```swift
 /// let policy = RedirectPolicy { redirect in
@@ -38,6 +48,19 @@ public struct Redirect: Sendable {
     static let credentialHeaderNames: Set<String> = [
         "authorization", "proxy-authorization", "cookie", "x-api-key", "api-key", "x-auth-token", "x-access-token",
     ]
+
+    /// The headers that route a request or name its first destination or its client, dropped
+    /// from a request whose redirect leaves its origin, besides every `X-Forwarded-*` header and
+    /// every pseudo-header name (`:authority`); lower-cased.
+    static let routingHeaderNames: Set<String> = [
+        "host", "forwarded", "x-original-url", "x-rewrite-url", "x-original-host", "x-host", "x-http-host-override",
+        "x-real-ip", "x-client-ip", "true-client-ip",
+    ]
+
+    /// Whether `lowered`, a lower-cased header name, routes a request (see ``routingHeaderNames``).
+    static func isRoutingHeader(_ lowered: String) -> Bool {
+        routingHeaderNames.contains(lowered) || lowered.hasPrefix("x-forwarded-") || lowered.hasPrefix(":")
+    }
 
     /// The headers that describe a request's body, dropped with the body.
     static let contentHeaderNames: Set<String> = [
@@ -87,7 +110,7 @@ public struct Redirect: Sendable {
             for name in (next.allHTTPHeaderFields ?? [:]).keys {
                 let lowered = name.lowercased()
                 if Self.credentialHeaderNames.contains(lowered) || extra.contains(lowered)
-                    || Redaction.default.isSecretHeader(name)
+                    || Self.isRoutingHeader(lowered) || Redaction.default.isSecretHeader(name)
                 {
                     next.setValue(nil, forHTTPHeaderField: name)
                 }
@@ -99,6 +122,15 @@ public struct Redirect: Sendable {
     /// Whether the redirect leaves the origin (scheme, host or port) of the request.
     public var isCrossOrigin: Bool {
         Origin(url: proposedRequest.url) != Origin(url: response.url ?? request.url)
+    }
+
+    /// Whether ``proposedRequest`` sends a body: a non-empty `httpBody`, or an `httpBodyStream`.
+    ///
+    /// A 307 or 308 keeps the body (and so do 301 and 302 for any method but `POST`); with
+    /// ``isCrossOrigin`` it says that following the redirect would send the body to another
+    /// origin.
+    public var carriesBody: Bool {
+        proposedRequest.httpBodyStream != nil || proposedRequest.httpBody?.isEmpty == false
     }
 
     /// Whether the redirect leads from `https` to plain `http`.

@@ -1,10 +1,11 @@
 import Foundation
 
 /// A request the transport stopped: a body over the size limit, a redirect chain too long, a
-/// redirect from HTTPS to plain HTTP (all by its ``TransportPolicy``), or a download that could
-/// not be written.
+/// redirect from HTTPS to plain HTTP, a redirect that would resend the body to another origin
+/// (all by its ``TransportPolicy``), or a download that could not be written.
 ///
 /// URLs in these errors are redacted: user-info passwords and secret query values are hidden.
+/// `description` and `localizedDescription` say the same words.
 ///
 /// ```swift
 /// do {
@@ -13,7 +14,7 @@ import Foundation
 ///     print("more than \(limit) bytes; raise Endpoint.maximumResponseSize for this endpoint")
 /// }
 /// ```
-public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// The response's decoded body passed `limit` bytes, so the transfer was cancelled; `url`
     /// is the redacted URL that sent it.
     case responseTooLarge(limit: Int, url: String)
@@ -21,6 +22,10 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyRedirects(limit: Int, url: String)
     /// A redirect led from HTTPS to plain HTTP, which the policy refuses; both URLs redacted.
     case insecureRedirect(from: String, to: String)
+    /// A redirect with status `status` would have resent the request's body to another origin,
+    /// which the policy refuses; nothing was sent there. `from` and `to` are the two origins
+    /// (`scheme://host[:port]`), redacted.
+    case crossOriginBody(status: Int, from: String, to: String)
     /// A download could not be written to `path`, for `reason`; no partial file is left.
     case downloadFailed(path: String, reason: String)
 
@@ -36,9 +41,18 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .insecureRedirect(let from, let to):
             "Refused a redirect from \(from) to \(to): it leaves HTTPS for plain HTTP. "
                 + "Allow it with RedirectPolicy.follow(allowingInsecureRedirects: true) only if you must."
+        case .crossOriginBody(let status, let from, let to):
+            "A \(status) redirect from \(from) would resend the request's body to \(to), another origin, so the request "
+                + "was stopped and nothing was sent there. If that origin should receive the body, allow it with "
+                + "RedirectPolicy.follow(allowingCrossOriginBodies: true)."
         case .downloadFailed(let path, let reason):
             "The download to \(path) failed: \(reason). No partial file was left."
         }
+    }
+
+    /// The same words as ``description``, so that `localizedDescription` says them too.
+    public var errorDescription: String? {
+        description
     }
 
     /// `67,108,864 bytes (64 MiB)`.

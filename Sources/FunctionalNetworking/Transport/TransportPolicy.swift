@@ -12,8 +12,9 @@ import Foundation
 /// let transport = URLSession.shared.transport(policy: policy, with: .retry())
 /// ```
 ///
-/// The defaults: follow up to 20 redirects, never from HTTPS to HTTP; keep at most 64 MiB of
-/// decoded body (see ``defaultMaximumResponseSize``).
+/// The defaults: follow up to 20 redirects, never from HTTPS to HTTP, and never with the
+/// request's body to another origin; keep at most 64 MiB of decoded body (see
+/// ``defaultMaximumResponseSize``).
 public struct TransportPolicy: Sendable {
     /// 64 MiB: far above what an ordinary API sends (a JSON page of results is kilobytes, a
     /// large export a few megabytes), and low enough that an endless or decompressed-to-gigabytes
@@ -26,7 +27,8 @@ public struct TransportPolicy: Sendable {
     /// is stopped after seconds on a fast link instead of filling the disk.
     public static let defaultMaximumDownloadSize = 8 * 1_073_741_824
 
-    /// How redirects are answered; ``RedirectPolicy/follow(maximumHops:allowingInsecureRedirects:)``
+    /// How redirects are answered;
+    /// ``RedirectPolicy/follow(maximumHops:allowingInsecureRedirects:allowingCrossOriginBodies:)``
     /// unless you say.
     public var redirects: RedirectPolicy
     /// The most bytes of a response body, after content decoding, that a request keeps in
@@ -54,6 +56,7 @@ public struct TransportPolicy: Sendable {
         self.secretHeaderNames = secretHeaderNames
     }
 
-    /// Follow up to 20 redirects (never HTTPS to HTTP), keep up to 64 MiB of body.
+    /// Follow up to 20 redirects (never HTTPS to HTTP, never a body to another origin), keep up
+    /// to 64 MiB of body.
     public static let `default` = TransportPolicy()
 }

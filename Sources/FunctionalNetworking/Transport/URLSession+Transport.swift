@@ -16,10 +16,13 @@ extension URLSession {
     ///
     /// Requests go through the package's own session delegate, built from this session's
     /// configuration, so that every platform behaves the same:
-    /// - Redirects are followed by ``RedirectPolicy/follow(maximumHops:allowingInsecureRedirects:)``:
-    ///   at most 20 hops; 307 and 308 keep the method and the body; credentials
-    ///   (`Authorization`, `Cookie`, API-key headers…) never cross to another origin; a redirect
-    ///   from HTTPS to HTTP fails with ``TransportError/insecureRedirect(from:to:)``.
+    /// - Redirects are followed by
+    ///   ``RedirectPolicy/follow(maximumHops:allowingInsecureRedirects:allowingCrossOriginBodies:)``:
+    ///   at most 20 hops; 307 and 308 keep the method and the body, but a body never goes to
+    ///   another origin (``TransportError/crossOriginBody(status:from:to:)``); credentials
+    ///   (`Authorization`, `Cookie`, API-key headers…) and routing headers (`Host`,
+    ///   `X-Forwarded-*`…) never cross to another origin; a redirect from HTTPS to HTTP fails with
+    ///   ``TransportError/insecureRedirect(from:to:)``.
     /// - A 401 or 407 reaches the caller as that response, with its headers and body, whatever
     ///   its `WWW-Authenticate`; credentials are never sent in answer to a challenge. Server
     ///   trust stays the platform's: nothing turns TLS verification off.

@@ -92,7 +92,7 @@ struct URLRequestBodyTests {
         var request = URLRequest(url: origin.url(for: "/upload"))
         request.httpMethod = "POST"
         try request.setBody(form)
-        _ = try await makeTestSession().transport(request)
+        _ = try await makeTestSession().transport(policy: TransportPolicy(redirects: .follow(allowingCrossOriginBodies: true)))(request)
         let arrived = try #require(await target.takeRequest(timeout: .seconds(30)))
         #expect(arrived.method == "POST")
         #expect(arrived.formParts?.map(\.bodyText) == ["kept"])

@@ -63,6 +63,155 @@ struct RedirectPolicyTests {
         #expect(redirect.isCrossOrigin, "the scheme is part of the origin")
     }
 
+    @Test(arguments: [307, 308])
+    func aBodyToAnotherOriginFailsByDefaultNamingBothRedactedOrigins(status: Int) throws {
+        let redirect = try Self.redirect(
+            from: "https://alice:pa55word@api.example.com/oauth/token?client_secret=abc123",
+            to: "https://bob:w0rd@other.example:8443/collect?token=xyz789",
+            status: status,
+            method: "POST"
+        )
+        #expect(redirect.isCrossOrigin && redirect.carriesBody)
+        guard case .fail(let error) = RedirectPolicy.follow().decision(for: redirect) else {
+            Issue.record("a body must not go to another origin unasked")
+            return
+        }
+        let expected = TransportError.crossOriginBody(status: status, from: "https://api.example.com", to: "https://other.example:8443")
+        #expect(error as? TransportError == expected)
+        #expect(
+            expected.description
+                == "A \(status) redirect from https://api.example.com would resend the request's body to https://other.example:8443, "
+                + "another origin, so the request was stopped and nothing was sent there. If that origin should receive the body, "
+                + "allow it with RedirectPolicy.follow(allowingCrossOriginBodies: true)."
+        )
+        let words = [String(describing: error), error.localizedDescription, Redaction.default.describe(error)]
+        for text in words {
+            #expect(text.contains("https://api.example.com") && text.contains("https://other.example:8443"))
+            for secret in ["pa55word", "alice", "w0rd", "abc123", "xyz789", "/oauth", "/collect"] {
+                #expect(!text.contains(secret), "\(secret) in \(text)")
+            }
+        }
+    }
+
+    @Test(arguments: [307, 308])
+    func aBodyToAnotherOriginIsFollowedOnlyWhenAllowed(status: Int) throws {
+        let redirect = try Self.redirect(
+            from: "https://api.example.com/a", to: "https://uploads.example.com/b", status: status, method: "PUT")
+        guard case .follow(let next) = RedirectPolicy.follow(allowingCrossOriginBodies: true).decision(for: redirect) else {
+            Issue.record("an allowed body is followed")
+            return
+        }
+        #expect(next.httpMethod == "PUT")
+        #expect(next.httpBody == Data("body".utf8))
+        #expect(next.url?.absoluteString == "https://uploads.example.com/b")
+    }
+
+    @Test(arguments: [307, 308])
+    func aBodyWithinTheOriginIsFollowed(status: Int) throws {
+        let redirect = try Self.redirect(from: "https://api.example.com/a", to: "/b", status: status, method: "PATCH")
+        guard case .follow(let next) = RedirectPolicy.follow().decision(for: redirect) else {
+            Issue.record("the same origin keeps the body")
+            return
+        }
+        #expect(next.httpBody == Data("body".utf8))
+    }
+
+    @Test func aRedirectThatDropsTheBodyOrHasNoneIsFollowedToAnotherOrigin() throws {
+        for (status, method) in [(302, "POST"), (301, "POST"), (303, "POST"), (303, "PUT"), (303, "DELETE"), (307, "GET"), (308, "GET")] {
+            let redirect = try Self.redirect(from: "https://api.example.com/a", to: "https://b.example/", status: status, method: method)
+            #expect(!redirect.carriesBody, "\(status) \(method)")
+            guard case .follow = RedirectPolicy.follow().decision(for: redirect) else {
+                Issue.record("\(status) \(method) is followed")
+                continue
+            }
+        }
+    }
+
+    @Test(arguments: [301, 302])
+    func a301Or302ThatKeepsAPutsBodyIsRefusedAcrossOrigins(status: Int) throws {
+        let redirect = try Self.redirect(from: "https://api.example.com/a", to: "https://b.example/", status: status, method: "PUT")
+        #expect(redirect.carriesBody)
+        guard case .fail(let error) = RedirectPolicy.follow().decision(for: redirect) else {
+            Issue.record("a PUT's body must not go to another origin unasked")
+            return
+        }
+        #expect(error as? TransportError == .crossOriginBody(status: status, from: "https://api.example.com", to: "https://b.example"))
+    }
+
+    @Test func aStreamedBodyIsABodyAndAnEmptyOneIsNot() throws {
+        let url = try #require(URL(string: "https://api.example.com/a"))
+        let response = try #require(
+            HTTPURLResponse(url: url, statusCode: 307, httpVersion: nil, headerFields: ["Location": "https://b.example/"])
+        )
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.httpBodyStream = InputStream(data: Data("streamed".utf8))
+        #expect(try #require(Redirect(response: response, to: request)).carriesBody)
+        request.httpBodyStream = nil
+        request.httpBody = Data()
+        #expect(try #require(Redirect(response: response, to: request)).carriesBody == false)
+    }
+
+    @Test func anInsecureRedirectIsNamedFirstWhenItAlsoCarriesABody() throws {
+        let redirect = try Self.redirect(from: "https://api.example.com/a", to: "http://b.example/", status: 307, method: "POST")
+        guard case .fail(let error) = RedirectPolicy.follow(allowingCrossOriginBodies: true).decision(for: redirect),
+            case .insecureRedirect? = error as? TransportError
+        else {
+            Issue.record("a downgrade fails even when bodies may cross")
+            return
+        }
+        guard case .fail(let second) = RedirectPolicy.follow(allowingInsecureRedirects: true).decision(for: redirect),
+            case .crossOriginBody? = second as? TransportError
+        else {
+            Issue.record("an allowed downgrade still keeps the body home")
+            return
+        }
+    }
+
+    @Test func aPolicyCanLetBodiesGoToOneTrustedOriginOnly() throws {
+        let uploads = Origin(url: URL(string: "https://uploads.example.com"))
+        let policy = RedirectPolicy { redirect in
+            let trusted = Origin(url: redirect.proposedRequest.url) == uploads
+            return RedirectPolicy.follow(allowingCrossOriginBodies: trusted).decision(for: redirect)
+        }
+        let toUploads = try Self.redirect(
+            from: "https://api.example.com/a", to: "https://uploads.example.com/b", status: 307, method: "POST")
+        let elsewhere = try Self.redirect(from: "https://api.example.com/a", to: "https://evil.example/b", status: 307, method: "POST")
+        guard case .follow = policy.decision(for: toUploads), case .fail = policy.decision(for: elsewhere) else {
+            Issue.record("only the trusted origin receives the body")
+            return
+        }
+    }
+
+    @Test func theProposedRequestDropsRoutingHeadersAcrossOriginsAndKeepsThemWithin() throws {
+        let routing = [
+            "Host": "internal.example", "x-forwarded-host": "internal.example", "Forwarded": "for=10.0.0.1;host=internal.example",
+            "X-Forwarded-For": "10.0.0.1", "X-Forwarded-Proto": "https", "X-Forwarded-Port": "443", "X-Forwarded-Prefix": "/v1",
+            "X-Original-URL": "/admin", "X-Rewrite-URL": "/admin", "X-Original-Host": "internal.example", "X-Host": "internal.example",
+            "X-HTTP-Host-Override": "internal.example", "X-Real-IP": "10.0.0.1", "X-Client-IP": "10.0.0.1",
+            "True-Client-IP": "10.0.0.1", ":authority": "internal.example",
+        ]
+        let headers = routing.merging(["Accept": "application/json", "X-Request-ID": "42"]) { first, _ in first }
+        let away = try Self.redirect(from: "https://a.example/x", to: "https://b.example/y", headers: headers)
+        let kept = (away.proposedRequest.allHTTPHeaderFields ?? [:]).keys.map { $0.lowercased() }.sorted()
+        #expect(kept == ["accept", "x-request-id"])
+        let within = try Self.redirect(from: "https://a.example/x", to: "/y", headers: headers)
+        #expect((within.proposedRequest.allHTTPHeaderFields ?? [:]).count == headers.count)
+    }
+
+    @Test func everyTransportErrorSaysTheSameWordsAsItsLocalizedDescription() {
+        let errors: [TransportError] = [
+            .responseTooLarge(limit: 10, url: "https://a.example/x"), .tooManyRedirects(limit: 20, url: "https://a.example/x"),
+            .insecureRedirect(from: "https://a.example/x", to: "http://a.example/x"),
+            .crossOriginBody(status: 307, from: "https://a.example", to: "https://b.example"),
+            .downloadFailed(path: "/tmp/x", reason: "disk full"),
+        ]
+        for error in errors {
+            #expect(error.localizedDescription == error.description)
+            #expect((error as any Error).localizedDescription == error.description)
+        }
+    }
+
     @Test func theHopLimitFailsPastTheMaximum() throws {
         let policy = RedirectPolicy.follow(maximumHops: 3)
         guard case .follow = policy.decision(for: try Self.redirect(from: "http://a.example/", to: "/x", hop: 3)) else {

@@ -62,22 +62,185 @@ struct RedirectTests {
         #expect(text == "s3cr3t-value")
     }
 
+    /// `http://127.0.0.1:<port>`: how an error names the origin of `server`.
+    static func origin(of server: LoopbackServer) -> String {
+        "http://127.0.0.1:\(server.port)"
+    }
+
+    /// A token request: the kind of body that must never reach another origin unasked.
+    static func tokenRequest(to url: URL, method: String) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.setBody(
+            ["grant_type": "refresh_token", "refresh_token": "r3fr3sh-t0k3n", "client_secret": "cl13nt-s3cr3t", "password": "hunter2"]
+                as FormBody
+        )
+        return request
+    }
+
     @Test(arguments: [307, 308], ["POST", "PUT", "PATCH"])
-    func a307Or308KeepsTheMethodAndTheBody(status: Int, method: String) async throws {
+    func a307Or308WithinTheOriginKeepsTheMethodAndTheBody(status: Int, method: String) async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/go" ? .redirect(to: "/landing", status: status) : .status(204)
+        }
+        defer { server.stop() }
+        var request = URLRequest(url: server.url(for: "/go"))
+        request.httpMethod = method
+        request.httpBody = Data(#"{"name":"iPad Pro","note":"ünïcode"}"#.utf8)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let (_, response) = try await Self.send(request)
+        #expect(response.statusCode == 204)
+        _ = try #require(await server.takeRequest(timeout: .seconds(30)))
+        let received = try #require(await server.takeRequest(timeout: .seconds(30)))
+        #expect(received.method == method)
+        #expect(received.path == "/landing")
+        #expect(received.body == request.httpBody)
+        #expect(received.header("Content-Type") == "application/json")
+    }
+
+    @Test(arguments: [307, 308], ["POST", "PUT", "PATCH"])
+    func a307Or308ToAnotherOriginFailsNamingBothOriginsAndSendsItNothing(status: Int, method: String) async throws {
+        let other = try Self.echoServer()
+        defer { other.stop() }
+        let first = try LoopbackServer { _ in .redirect(to: other.url(for: "/collect?token=t0k3n"), status: status) }
+        defer { first.stop() }
+        let request = Self.tokenRequest(to: first.url(for: "/oauth/token?client_secret=cl13nt-s3cr3t"), method: method)
+        let error = await #expect(throws: TransportError.self) { try await Self.send(request) }
+        #expect(error == .crossOriginBody(status: status, from: Self.origin(of: first), to: Self.origin(of: other)))
+        let words = try #require(error?.localizedDescription)
+        #expect(words == error?.description)
+        #expect(
+            words.hasPrefix(
+                "A \(status) redirect from \(Self.origin(of: first)) would resend the request's body to \(Self.origin(of: other)),"))
+        #expect(words.contains("allowingCrossOriginBodies: true"))
+        for secret in ["r3fr3sh-t0k3n", "cl13nt-s3cr3t", "hunter2", "t0k3n", "/oauth", "/collect"] {
+            #expect(!words.contains(secret), "\(secret)")
+        }
+        #expect(other.requestCount == 0)
+        #expect(other.connectionCount == 0, "not even a connection")
+        #expect(first.requestCount == 1)
+    }
+
+    @Test(arguments: [307, 308])
+    func aStreamedBodyIsNotResentToAnotherOriginEither(status: Int) async throws {
+        let other = try Self.echoServer()
+        defer { other.stop() }
+        let first = try LoopbackServer { _ in .redirect(to: other.url(for: "/upload"), status: status) }
+        defer { first.stop() }
+        var form = MultipartFormData()
+        form.append("hunter2", named: "password")
+        var request = URLRequest(url: first.url(for: "/upload"))
+        request.httpMethod = "POST"
+        try request.setBody(form)
+        let error = await #expect(throws: TransportError.self) { try await Self.send(request) }
+        #expect(error == .crossOriginBody(status: status, from: Self.origin(of: first), to: Self.origin(of: other)))
+        #expect(other.requestCount == 0)
+    }
+
+    @Test func a301ThatKeepsAPutsBodyIsRefusedAcrossOriginsToo() async throws {
+        let other = try Self.echoServer()
+        defer { other.stop() }
+        let first = try LoopbackServer { _ in .redirect(to: other.url(for: "/landing"), status: 301) }
+        defer { first.stop() }
+        let error = await #expect(throws: TransportError.self) {
+            try await Self.send(Self.tokenRequest(to: first.url(for: "/go"), method: "PUT"))
+        }
+        #expect(error == .crossOriginBody(status: 301, from: Self.origin(of: first), to: Self.origin(of: other)))
+        #expect(other.requestCount == 0)
+    }
+
+    @Test(arguments: [307, 308], ["POST", "PUT", "PATCH"])
+    func allowedCrossOriginBodiesArriveByteForByte(status: Int, method: String) async throws {
+        let other = try LoopbackServer { _ in .status(204) }
+        defer { other.stop() }
+        let first = try LoopbackServer { _ in .redirect(to: other.url(for: "/landing"), status: status) }
+        defer { first.stop() }
+        let request = Self.tokenRequest(to: first.url(for: "/go"), method: method)
+        let policy = TransportPolicy(redirects: .follow(allowingCrossOriginBodies: true))
+        let (_, response) = try await Self.send(request, policy: policy)
+        #expect(response.statusCode == 204)
+        let received = try #require(await other.takeRequest(timeout: .seconds(30)))
+        #expect(received.method == method)
+        #expect(received.body == request.httpBody)
+        #expect(received.header("Content-Type") == FormBody.contentType)
+    }
+
+    @Test(arguments: [307, 308])
+    func anAllowedStreamedBodyArrivesWholeAtTheOtherOrigin(status: Int) async throws {
+        let other = try LoopbackServer { _ in .status(204) }
+        defer { other.stop() }
+        let first = try LoopbackServer { _ in .redirect(to: other.url(for: "/moved"), status: status) }
+        defer { first.stop() }
+        var form = MultipartFormData()
+        form.append("kept", named: "field")
+        form.append(Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }), named: "blob", filename: "blob.bin")
+        var request = URLRequest(url: first.url(for: "/upload"))
+        request.httpMethod = "PUT"
+        try request.setBody(form)
+        let policy = TransportPolicy(redirects: .follow(allowingCrossOriginBodies: true))
+        _ = try await Self.send(request, policy: policy)
+        let received = try #require(await other.takeRequest(timeout: .seconds(30)))
+        #expect(received.method == "PUT")
+        #expect(received.formParts?.map(\.name) == ["field", "blob"])
+        #expect(received.formParts?.last?.body == Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }))
+    }
+
+    @Test(arguments: [302, 303])
+    func aPostThatBecomesAGetStillFollowsToAnotherOrigin(status: Int) async throws {
         let other = try Self.echoServer()
         defer { other.stop() }
         let first = try LoopbackServer { _ in .redirect(to: other.url(for: "/landing"), status: status) }
         defer { first.stop() }
-        var request = URLRequest(url: first.url(for: "/go"))
-        request.httpMethod = method
-        request.httpBody = Data(#"{"name":"iPad Pro","note":"ünïcode"}"#.utf8)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        let (text, _) = try await Self.send(request)
-        #expect(text.hasPrefix("\(method) /landing\n"))
-        #expect(text.contains(#"body={"name":"iPad Pro","note":"ünïcode"}"#))
-        #expect(text.contains("Content-Type=application/json"))
+        let (text, response) = try await Self.send(Self.tokenRequest(to: first.url(for: "/login"), method: "POST"))
+        #expect(response.statusCode == 200)
+        #expect(text.hasPrefix("GET /landing\nbody=\n"))
+        #expect(!text.contains("hunter2"))
+    }
+
+    static let routingHeaders = [
+        "Host", "X-Forwarded-Host", "Forwarded", "X-Forwarded-For", "X-Forwarded-Proto", "X-Forwarded-Port", "X-Original-URL",
+        "X-Rewrite-URL", "X-Original-Host", "X-Real-IP",
+    ]
+
+    /// `request` with every routing header set, to `internal.shop.example`-style values.
+    static func routed(_ request: URLRequest) -> URLRequest {
+        var request = request
+        for name in routingHeaders {
+            request.setValue(name == "Host" ? "internal.shop.example" : "internal-\(name.lowercased())", forHTTPHeaderField: name)
+        }
+        request.setValue("text/plain", forHTTPHeaderField: "Accept")
+        return request
+    }
+
+    @Test(arguments: statuses)
+    func hostAndRoutingHeadersNeverFollowARedirectToAnotherOrigin(status: Int) async throws {
+        let other = try LoopbackServer { _ in .status(204) }
+        defer { other.stop() }
+        let first = try LoopbackServer { _ in .redirect(to: other.url(for: "/landing"), status: status) }
+        defer { first.stop() }
+        _ = try await Self.send(Self.routed(URLRequest(url: first.url(for: "/go"))))
+        let atFirst = try #require(await first.takeRequest(timeout: .seconds(30)))
+        #expect(atFirst.header("Host") == "internal.shop.example", "the first origin gets what the caller set")
         let received = try #require(await other.takeRequest(timeout: .seconds(30)))
-        #expect(received.body == request.httpBody)
+        #expect(received.header("Host") == "127.0.0.1:\(other.port)")
+        for name in Self.routingHeaders.dropFirst() {
+            #expect(received.header(name) == nil, "\(name)")
+        }
+        #expect(received.header("Accept") == "text/plain", "other headers go along")
+    }
+
+    @Test func hostAndRoutingHeadersFollowARedirectWithinTheOrigin() async throws {
+        let server = try LoopbackServer { request in
+            request.path == "/go" ? .redirect(to: "/landing", status: 307) : .status(204)
+        }
+        defer { server.stop() }
+        _ = try await Self.send(Self.routed(URLRequest(url: server.url(for: "/go"))))
+        _ = try #require(await server.takeRequest(timeout: .seconds(30)))
+        let received = try #require(await server.takeRequest(timeout: .seconds(30)))
+        #expect(received.path == "/landing")
+        for name in Self.routingHeaders {
+            #expect(received.header(name) != nil, "\(name)")
+        }
     }
 
     @Test(arguments: [301, 302, 303])
@@ -108,7 +271,7 @@ struct RedirectTests {
         request.httpBody = Data("x".utf8)
         #expect(try await Self.send(request).0.hasPrefix("GET /landing\n"))
         request.url = first.url(for: "/moved")
-        let (text, _) = try await Self.send(request)
+        let (text, _) = try await Self.send(request, policy: TransportPolicy(redirects: .follow(allowingCrossOriginBodies: true)))
         #expect(text.hasPrefix("PUT /landing\n"))
         #expect(text.contains("body=x\n"))
     }

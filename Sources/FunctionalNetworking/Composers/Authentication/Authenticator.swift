@@ -19,7 +19,8 @@ import FoundationNetworking
 public struct Authenticator: Sendable {
     /// Where the credential lives.
     public let store: CredentialStore
-    /// The only origins that ever receive the credential.
+    /// The only origins that ever receive the credential, and the only ones whose 401 triggers
+    /// a refresh.
     public let allowedOrigins: Set<Origin>
     /// Makes a fresh credential from the stale one (or `nil`); `nil` means a 401 is final.
     public let refresh: (@Sendable (Credential?) async throws -> Credential)?
@@ -38,7 +39,8 @@ public struct Authenticator: Sendable {
     /// - Parameters:
     ///   - store: Where the credential lives.
     ///   - allowedOrigins: The only origins (scheme, host, port) that receive the credential;
-    ///     a request to any other origin, or a redirect to one, goes without it.
+    ///     a request to any other origin, or a redirect to one, goes without it, and only a 401
+    ///     from one of them triggers a refresh.
     ///   - refresh: Makes a fresh credential when the server answers 401; `nil` for none.
     ///   - refreshLimit: The most refreshes within `refreshWindow` (3 by default), so that a
     ///     server that always answers 401 cannot cause a refresh storm.
@@ -68,7 +70,12 @@ public struct Authenticator: Sendable {
     /// nothing is on that origin; any other URL (another origin, upper case, a user name…) is
     /// parsed into an ``Origin`` and looked up.
     func mayAuthenticate(_ request: URLRequest) -> Bool {
-        guard let url = request.url else { return false }
+        mayAuthenticate(request.url)
+    }
+
+    /// Whether `url` is on an allowed origin; the same test as for a request.
+    func mayAuthenticate(_ url: URL?) -> Bool {
+        guard let url else { return false }
         if !originPrefixes.isEmpty {
             var text = url.absoluteString
             let onOrigin = text.withUTF8 { text in

@@ -23,6 +23,9 @@ extension Composer {
     ///   ``AuthenticationError/refreshLimitReached(_:within:)``.
     /// - Requests for other origins are sent without the credential, and the transport drops
     ///   it from any redirect that leaves the origin (see ``TransportPolicy``).
+    /// - Only a 401 from an allowed origin triggers a refresh: a 401 whose response URL is on
+    ///   another origin (an allowed API redirected the request there) is returned as it came,
+    ///   and the stored credential is kept, since that origin never saw it.
     /// - Each request is retried at most once after a refresh; a second 401 is returned as it
     ///   came (and ``validatingStatus(_:)`` above turns it into an ``HTTPStatusError``).
     /// - A request sent while signed out (no credential) never triggers a refresh, and a
@@ -45,7 +48,8 @@ extension Composer {
                 }
                 let stored = authenticator.store.snapshot()
                 let first = try await next(authorizing(request, with: stored.authorization))
-                guard (first.1 as? HTTPURLResponse)?.statusCode == 401, stored.credential != nil,
+                guard let refused = first.1 as? HTTPURLResponse, refused.statusCode == 401, stored.credential != nil,
+                    authenticator.mayAuthenticate(refused.url ?? request.url),  // a redirect's other origin: not ours to answer
                     let fresh = try await authenticator.refreshed(after: stored.version)
                 else {
                     return first

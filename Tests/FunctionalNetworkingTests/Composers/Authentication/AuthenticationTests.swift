@@ -206,6 +206,91 @@ struct AuthenticationTests {
         #expect(recorded?.header("Authorization") == nil)
     }
 
+    /// An allowed API whose `/go` redirects with `status` to `elsewhere`'s `/landing`, and the
+    /// authenticator that may serve only the API, counting its refreshes.
+    func redirectingAPI(to elsewhere: LoopbackServer, status: Int, refreshes: Counter, store: CredentialStore) throws
+        -> (LoopbackServer, Authenticator)
+    {
+        let target = elsewhere.url(for: "/landing")
+        let api = try LoopbackServer { request in
+            request.path == "/go" ? .redirect(to: target, status: status) : .text("hello", status: 200)
+        }
+        let auth = Authenticator(
+            store: store, allowedOrigins: [Origin(url: api.baseURL)!],
+            refresh: { _ in .bearer("r\(refreshes.increment())") },
+            clock: TestClock()
+        )
+        return (api, auth)
+    }
+
+    @Test(arguments: [307, 302])
+    func a401FromAnotherOriginAfterARedirectNeverRefreshesAndReachesTheCallerAsAStatusError(status: Int) async throws {
+        let elsewhere = try LoopbackServer { _ in
+            .text("sign in at elsewhere", status: 401, headers: [.init("WWW-Authenticate", "Bearer realm=\"elsewhere\"")])
+        }
+        defer { elsewhere.stop() }
+        let refreshes = Counter()
+        let store = CredentialStore(.bearer("s3cr3t"))
+        let (api, auth) = try redirectingAPI(to: elsewhere, status: status, refreshes: refreshes, store: store)
+        defer { api.stop() }
+        let transport = makeTestSession().transport(with: .authenticated(by: auth), .retry(), .validatingStatus())
+        for _ in 0..<4 {
+            let error = await #expect(throws: HTTPStatusError.self) {
+                try await Future { try await transport(URLRequest(url: api.url(for: "/go"))) }.value(within: .seconds(30))
+            }
+            #expect(error?.status == 401)
+        }
+        #expect(refreshes.value == 0)
+        #expect(await store.credential == .bearer("s3cr3t"), "the API never refused it")
+        #expect(api.requestCount == 4 && elsewhere.requestCount == 4, "each request sent once, none retried")
+        let landed = try #require(await elsewhere.takeRequest(timeout: .seconds(30)))
+        #expect(landed.header("Authorization") == nil)
+    }
+
+    @Test(arguments: [307, 302])
+    func a401FromAnotherOriginAfterARedirectIsReturnedAsItCameWithoutStatusValidation(status: Int) async throws {
+        let elsewhere = try LoopbackServer { _ in .text("not yours", status: 401) }
+        defer { elsewhere.stop() }
+        let refreshes = Counter()
+        let store = CredentialStore(.bearer("s3cr3t"))
+        let (api, auth) = try redirectingAPI(to: elsewhere, status: status, refreshes: refreshes, store: store)
+        defer { api.stop() }
+        let transport = makeTestSession().transport(with: .authenticated(by: auth))
+        let (data, response) = try await Future { try await transport(URLRequest(url: api.url(for: "/go"))) }.value(within: .seconds(30))
+        let http = try #require(response as? HTTPURLResponse)
+        #expect(http.statusCode == 401)
+        #expect(http.url == elsewhere.url(for: "/landing"))
+        #expect(data == Data("not yours".utf8))
+        #expect(refreshes.value == 0)
+        #expect(await store.credential == .bearer("s3cr3t"))
+    }
+
+    @Test func a401FromTheAllowedOriginAfterARedirectWithinItStillRefreshesOnce() async throws {
+        let refreshes = Counter()
+        let api = try LoopbackServer { request in
+            switch (request.path, request.header("Authorization")) {
+            case ("/go", _): .redirect(to: "/me", status: 307)
+            case (_, "Bearer fresh"): .text("hello")
+            default: .text("expired", status: 401)
+            }
+        }
+        defer { api.stop() }
+        let store = CredentialStore(.bearer("stale"))
+        let auth = Authenticator(
+            store: store, allowedOrigins: [Origin(url: api.baseURL)!],
+            refresh: { _ in
+                refreshes.increment()
+                return .bearer("fresh")
+            },
+            clock: TestClock()
+        )
+        let transport = makeTestSession().transport(with: .authenticated(by: auth), .validatingStatus())
+        let (data, _) = try await Future { try await transport(URLRequest(url: api.url(for: "/go"))) }.value(within: .seconds(30))
+        #expect(data == Data("hello".utf8))
+        #expect(refreshes.value == 1)
+        #expect(await store.credential == .bearer("fresh"))
+    }
+
     @Test func capturingCredentialStoresALoginsToken() async throws {
         let server = try LoopbackServer { request in
             request.path == "/login" ? .json(#"{"token":"from-login"}"#) : .text(request.header("Authorization") ?? "none")
