@@ -24,8 +24,9 @@ extension Endpoint {
     ///   ``Error/invalidHeader(name:)`` naming the first bad field; ``Error/invalidTimeout``.
     public func urlRequest() throws(Endpoint.Error) -> URLRequest {
         guard let url else { throw .invalidURL(urlProblem) }
-        guard HTTPFieldSyntax.isToken(method.rawValue) else { throw .invalidMethod(method) }
-        for field in headers where !HTTPFieldSyntax.isToken(field.name) || !HTTPFieldSyntax.isValidFieldValue(field.value) {
+        // The transport checks every request by the same rules (HTTPFieldSyntax+Request.swift).
+        guard HTTPFieldSyntax.problem(method: method.rawValue) == nil else { throw .invalidMethod(method) }
+        for field in headers where HTTPFieldSyntax.problem(headerName: field.name, value: field.value) != nil {
             throw .invalidHeader(name: field.name)
         }
         var request = URLRequest(url: url)

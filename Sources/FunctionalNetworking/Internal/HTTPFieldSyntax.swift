@@ -21,7 +21,8 @@ enum HTTPFieldSyntax {
         }
     }
 
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+    /// Whether `byte` may appear in a token.
+    static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"),
