@@ -1,3 +1,5 @@
+import Foundation
+
 extension Endpoint {
     /// Why an endpoint could not be turned into a request. Nothing has been sent when one of
     /// these is thrown.
@@ -57,4 +59,9 @@ extension Endpoint {
             }
         }
     }
+}
+
+extension Endpoint.Error: LocalizedError {
+    /// The same words as ``description``, so that `localizedDescription` says what went wrong.
+    public var errorDescription: String? { description }
 }

@@ -93,4 +93,12 @@ struct EndpointURLRequestTests {
         #expect(Endpoint.Error.invalidMethod("GE T").description.contains(#""GE T""#))
         #expect(Endpoint.Error.invalidTimeout.description.contains("timeout"))
     }
+
+    @Test func localizedDescriptionSaysWhatDescriptionSays() {
+        let errors: [Endpoint.Error] = [.invalidURL, .invalidHeader(name: "X-Evil\r\n"), .invalidMethod("GE T"), .invalidTimeout]
+        for error in errors {
+            #expect(error.localizedDescription == error.description)
+            #expect((error as any Error).localizedDescription == error.description)
+        }
+    }
 }
