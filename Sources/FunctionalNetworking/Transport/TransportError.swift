@@ -2,10 +2,12 @@ import Foundation
 
 /// A request the transport stopped: a body over the size limit, a redirect chain too long, a
 /// redirect from HTTPS to plain HTTP, a redirect that would resend the body to another origin
-/// (all by its ``TransportPolicy``), or a download that could not be written.
+/// (all by its ``TransportPolicy``), a download that could not be written, a request that
+/// cannot be sent as it is (a method or header that would inject a line, a URL that is not
+/// HTTP), or a response whose length is ambiguous.
 ///
 /// URLs in these errors are redacted: user-info passwords and secret query values are hidden.
-/// `description` and `localizedDescription` say the same words.
+/// Header values are never shown. `description` and `localizedDescription` say the same words.
 ///
 /// ```swift
 /// do {
@@ -28,6 +30,24 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible, 
     case crossOriginBody(status: Int, from: String, to: String)
     /// A download could not be written to `path`, for `reason`; no partial file is left.
     case downloadFailed(path: String, reason: String)
+    /// The request's method is not an HTTP token (RFC 9110 §9.1): it is empty, or holds a
+    /// space, CR, LF, NUL or another character a method cannot have. Nothing was sent.
+    case invalidMethod(String)
+    /// A header field's name, given here, is not an HTTP token (RFC 9110 §5.1): it is empty, or
+    /// holds a space, a colon, CR, LF, NUL or the like. Nothing was sent.
+    case invalidHeaderName(String)
+    /// The value of the header field `name` holds a control character (CR, LF, NUL, DEL, or any
+    /// other but a tab), which could end the field early. The value is not kept, as it may be a
+    /// secret. Nothing was sent.
+    case invalidHeaderValue(name: String)
+    /// The request has no URL, or one that is not an `http` or `https` URL with a host; the
+    /// URL, redacted, or `nil` when there is none. Nothing was sent.
+    case unsupportedURL(String?)
+    /// The response from `url` (redacted) declares conflicting lengths, such as
+    /// `Content-Length: 5` and `Content-Length: 13` (`value` is the field as received, joined
+    /// by `", "`), or a length that is not a number, so where its body ends is unknown
+    /// (RFC 9112 §6.3). Its body is not returned. Repeated identical lengths are accepted.
+    case invalidContentLength(String, url: String)
 
     /// What happened, in words.
     public var description: String {
@@ -47,12 +67,38 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible, 
                 + "RedirectPolicy.follow(allowingCrossOriginBodies: true)."
         case .downloadFailed(let path, let reason):
             "The download to \(path) failed: \(reason). No partial file was left."
+        case .invalidMethod(let method):
+            "The request was not sent: its HTTP method \(Self.quoted(method)) is not an HTTP token ("
+                + (HTTPFieldSyntax.tokenFault(in: method) ?? "it has a character a token cannot have")
+                + "). A method is made of letters, digits and !#$%&'*+-.^_`|~ only, such as \"GET\" or \"PURGE\"."
+        case .invalidHeaderName(let name):
+            "The request was not sent: the header name \(Self.quoted(name)) is not an HTTP token ("
+                + (HTTPFieldSyntax.tokenFault(in: name) ?? "it has a character a token cannot have")
+                + "). A name is made of letters, digits and !#$%&'*+-.^_`|~ only: no spaces, colons or line breaks."
+        case .invalidHeaderValue(let name):
+            "The request was not sent: the value of the header \(Self.quoted(name)) contains a control character "
+                + "(CR, LF, NUL or another, other than a tab), which could end the field early and inject a line. "
+                + "The value is not shown, as it may be a secret; remove the control characters or encode the value."
+        case .unsupportedURL(let url?):
+            "The request was not sent: its URL \(url) is not an http or https URL with a host, "
+                + "and the transport sends only those."
+        case .unsupportedURL(nil):
+            "The request was not sent: it has no URL."
+        case .invalidContentLength(let value, let url):
+            "The response from \(url) was not used: its Content-Length \(Self.quoted(value)) "
+                + (ContentLength.reading(value) == .conflicting ? "gives conflicting lengths" : "is not a length")
+                + ", so where its body ends is unknown (RFC 9112 §6.3). The server, or a proxy between, is misbehaving."
         }
     }
 
     /// The same words as ``description``, so that `localizedDescription` says them too.
     public var errorDescription: String? {
         description
+    }
+
+    /// `text` quoted and escaped as Swift writes it (`"X-A\r\nX-B"`), cut at 100 characters.
+    private static func quoted(_ text: String) -> String {
+        text.count > 100 ? String(text.prefix(100)).debugDescription + "…" : text.debugDescription
     }
 
     /// `67,108,864 bytes (64 MiB)`.

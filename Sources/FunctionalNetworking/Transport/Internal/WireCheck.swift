@@ -1,0 +1,112 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What ``PackageSession`` checks at every hop: the request before it is sent, whoever made it
+/// (an endpoint, the caller, a composer, a redirect policy), and the response's framing once it
+/// has arrived.
+///
+/// URLSession does not check either on Linux: a CR or LF in a method, in a header name, or in a
+/// value set through `allHTTPHeaderFields` goes out as written (a server received an injected
+/// header, and a whole second request), and of two different `Content-Length` fields libcurl
+/// reads the body by the last one.
+enum WireCheck {
+    /// Throws when `request` cannot be sent as it is, so that nothing of it is sent.
+    ///
+    /// - Parameter request: The request of one hop.
+    /// - Throws: ``TransportError/invalidMethod(_:)``, ``TransportError/invalidHeaderName(_:)``,
+    ///   ``TransportError/invalidHeaderValue(name:)`` or ``TransportError/unsupportedURL(_:)``.
+    static func request(_ request: URLRequest) throws(TransportError) {
+        guard let problem = HTTPFieldSyntax.problem(in: request) else { return }
+        throw TransportError(problem)
+    }
+
+    /// Throws when `response` declares conflicting lengths (`Content-Length: 5` and
+    /// `Content-Length: 13`, which swift-corelibs-foundation shows as `"5, 13"`) or one that is
+    /// not a number: its body may hold the start of another response, or lack the end of its
+    /// own (RFC 9112 §6.3). Repeats of one length (`"5, 5"`) pass.
+    ///
+    /// A download has already been moved to its destination when this runs; a failure removes
+    /// it, so that no file is left from a response the caller is told failed.
+    ///
+    /// - Parameters:
+    ///   - response: The response of one hop.
+    ///   - request: The request it answers, whose URL names it when the response has none.
+    /// - Throws: ``TransportError/invalidContentLength(_:url:)``.
+    static func response(_ response: URLResponse, to request: URLRequest) throws(TransportError) {
+        #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation reads a length only from a field that is one number
+        // (measured: "5" gives 5; "5, 5" and "5, 13" give -1), so then nothing is left to check.
+        if response.expectedContentLength >= 0 { return }
+        #endif
+        guard let http = response as? HTTPURLResponse, let value = http.value(forHTTPHeaderField: "Content-Length"),
+            ContentLength.reading(value) != .length
+        else { return }
+        if let download = TransferContext.download, download.isDelivered {
+            try? FileManager.default.removeItem(at: download.destination)
+        }
+        let url = (http.url ?? request.url).map { Redaction.default.redact($0) } ?? "(no URL)"
+        throw .invalidContentLength(value, url: url)
+    }
+}
+
+/// A `Content-Length` field value as received, which may be several fields joined by `", "`.
+enum ContentLength: Equatable {
+    /// One length, perhaps repeated: `"5"`, `"5, 5"`, `"5,5"`.
+    case length
+    /// Lengths that differ: `"5, 13"`.
+    case conflicting
+    /// Something that is not a list of lengths: `""`, `"abc"`, `"5, x"`, `"-1"`, or a number too
+    /// large for an `Int`.
+    case invalid
+
+    /// Reads `value` byte by byte, without allocating: decimal numbers separated by commas, with
+    /// spaces or tabs around them (empty elements are ignored, RFC 9110 §5.6.1).
+    static func reading(_ value: String) -> ContentLength {
+        var first: Int?
+        var current: Int?
+        var afterNumber = false  // whitespace followed the current number
+        var conflicting = false
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard !afterNumber else { return .invalid }
+                let (times, overflow) = (current ?? 0).multipliedReportingOverflow(by: 10)
+                let (sum, overflowSum) = times.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+                guard !overflow, !overflowSum else { return .invalid }
+                current = sum
+            case UInt8(ascii: ","):
+                if let number = current {
+                    conflicting = conflicting || (first.map { $0 != number } ?? false)
+                    first = first ?? number
+                }
+                current = nil
+                afterNumber = false
+            case UInt8(ascii: " "), UInt8(ascii: "\t"):
+                afterNumber = current != nil
+            default:
+                return .invalid
+            }
+        }
+        if let number = current {
+            conflicting = conflicting || (first.map { $0 != number } ?? false)
+            first = first ?? number
+        }
+        guard first != nil else { return .invalid }
+        return conflicting ? .conflicting : .length
+    }
+}
+
+extension TransportError {
+    /// The error for a request that cannot be sent because of `problem`.
+    init(_ problem: HTTPFieldSyntax.RequestProblem) {
+        switch problem {
+        case .method(let method): self = .invalidMethod(method)
+        case .headerName(let name): self = .invalidHeaderName(name)
+        case .headerValue(let name): self = .invalidHeaderValue(name: name)
+        case .url(let url): self = .unsupportedURL(url.map { Redaction.default.redact($0) })
+        }
+    }
+}
