@@ -65,9 +65,9 @@ extension HTTPFieldSyntax {
 
     /// `.url(url)` unless `url` is an `http` or `https` URL (in any case) with a host.
     static func problem(url: URL?) -> RequestProblem? {
-        guard let url, let scheme = url.scheme, isHTTPScheme(scheme), let host = url.host, !host.isEmpty else {
-            return .url(url)
-        }
+        // `URL.host` makes a string, and allocates for a host of more than 15 bytes (measured);
+        // `absoluteString` is the URL's own text.
+        guard let url, hasHTTPSchemeAndHost(url.absoluteString) else { return .url(url) }
         return nil
     }
 
@@ -96,20 +96,46 @@ extension HTTPFieldSyntax {
         }
     }
 
-    /// Whether `scheme` is `http` or `https`, in any case, without making a lowercased copy.
-    private static func isHTTPScheme(_ scheme: String) -> Bool {
-        var index = 0
-        for byte in scheme.utf8 {
-            let lower = byte | 0x20  // ASCII letters only; other bytes never match below
-            switch index {
+    /// Whether `text` starts with `http://` or `https://`, in any case, and then a host that is
+    /// not empty: the authority's part after any `user:password@` and before any `:port`, up to
+    /// the first `/`, `?` or `#` (an IPv6 literal's colons are inside its brackets).
+    private static func hasHTTPSchemeAndHost(_ text: String) -> Bool {
+        var bytes = text.utf8.makeIterator()
+        var schemeLength = 0
+        while let byte = bytes.next(), byte != UInt8(ascii: ":") {
+            let lower = byte | 0x20  // ASCII letters only; no other byte matches below
+            switch schemeLength {
             case 0: guard lower == UInt8(ascii: "h") else { return false }
             case 1, 2: guard lower == UInt8(ascii: "t") else { return false }
             case 3: guard lower == UInt8(ascii: "p") else { return false }
             case 4: guard lower == UInt8(ascii: "s") else { return false }
             default: return false
             }
-            index += 1
+            schemeLength += 1
         }
-        return index == 4 || index == 5
+        guard schemeLength == 4 || schemeLength == 5, bytes.next() == UInt8(ascii: "/"), bytes.next() == UInt8(ascii: "/") else {
+            return false
+        }
+        var hostLength = 0
+        var inPort = false
+        var inBrackets = false
+        while let byte = bytes.next(), byte != UInt8(ascii: "/"), byte != UInt8(ascii: "?"), byte != UInt8(ascii: "#") {
+            switch byte {
+            case UInt8(ascii: "@"):  // what came before was user information
+                hostLength = 0
+                inPort = false
+            case UInt8(ascii: "["):
+                inBrackets = true
+                hostLength += 1
+            case UInt8(ascii: "]"):
+                inBrackets = false
+                hostLength += 1
+            case UInt8(ascii: ":") where !inBrackets:
+                inPort = true
+            default:
+                hostLength += inPort ? 0 : 1
+            }
+        }
+        return hostLength > 0
     }
 }

@@ -43,6 +43,18 @@ struct HTTPFieldSyntaxRequestTests {
         #expect(HTTPFieldSyntax.problem(in: request(url: url)) == .url(url))
     }
 
+    @Test(arguments: [
+        "http://a", "http://a?x", "http://a#f", "http://a:80", "http://user@/x", "http://:80/", "http://user:pw@:80/",
+        "http://?x", "http://#f", "http://[::1]/", "http://u:p@h:1/", "https://xn--bcher-kva.example/", "http://a%20b/",
+        "HtTpS://Example.COM", "https://", "http:///x", "http://@/", "https://a.very.long.host.name.example.com/v1",
+    ])
+    func agreesWithURLHostAboutWhetherThereIsAHost(text: String) {
+        guard let url = URL(string: text) else { return }  // nothing to send
+        let scheme = url.scheme?.lowercased()
+        let sendable = (scheme == "http" || scheme == "https") && !(url.host ?? "").isEmpty
+        #expect((HTTPFieldSyntax.problem(url: url) == nil) == sendable, "\(text): host \(String(describing: url.host))")
+    }
+
     @Test func rejectsARequestWithoutAURL() {
         var request = URLRequest(url: url)
         request.url = nil
