@@ -41,7 +41,7 @@ enum WireCheck {
         // (measured: "5" gives 5; "5, 5" and "5, 13" give -1), so then nothing is left to check.
         if response.expectedContentLength >= 0 { return }
         #endif
-        guard let http = response as? HTTPURLResponse, let value = http.value(forHTTPHeaderField: "Content-Length"),
+        guard let http = response as? HTTPURLResponse, let value = ContentLength.field(of: http),
             ContentLength.reading(value) != .length
         else { return }
         if let download = TransferContext.download, download.isDelivered {
@@ -61,6 +61,26 @@ enum ContentLength: Equatable {
     /// Something that is not a list of lengths: `""`, `"abc"`, `"5, x"`, `"-1"`, or a number too
     /// large for an `Int`.
     case invalid
+
+    /// The `Content-Length` field of `response` as received, found by comparing names byte by
+    /// byte (`value(forHTTPHeaderField:)` makes a lower-cased copy of each name it passes).
+    static func field(of response: HTTPURLResponse) -> String? {
+        for (key, value) in response.allHeaderFields {
+            if let name = key.base as? String, isContentLengthName(name) {
+                return value as? String
+            }
+        }
+        return nil
+    }
+
+    /// Whether `name` is `Content-Length` in any case.
+    private static func isContentLengthName(_ name: String) -> Bool {
+        let target = "content-length".utf8
+        guard name.utf8.count == target.count else { return false }
+        return zip(name.utf8, target).allSatisfy { byte, lower in
+            byte == lower || (lower >= UInt8(ascii: "a") && byte ^ 0x20 == lower)
+        }
+    }
 
     /// Reads `value` byte by byte, without allocating: decimal numbers separated by commas, with
     /// spaces or tabs around them (empty elements are ignored, RFC 9110 §5.6.1).
