@@ -38,7 +38,12 @@ extension HTTPFieldSyntax {
         if let method = request.httpMethod, let problem = problem(method: method) {
             return problem
         }
-        guard let fields = request.allHTTPHeaderFields else { return nil }
+        return request.allHTTPHeaderFields.flatMap(problem(inFields:))
+    }
+
+    /// The problem with the header field whose name sorts first among the bad ones in `fields`,
+    /// or `nil` when every field may be sent.
+    static func problem(inFields fields: [String: String]) -> RequestProblem? {
         var first: (name: String, problem: RequestProblem)?
         for (name, value) in fields {
             guard let problem = problem(headerName: name, value: value) else { continue }

@@ -30,8 +30,8 @@ extension URLSession {
     ///   arrives and fails with ``TransportError/responseTooLarge(limit:url:)``.
     /// - Cancelling the calling task cancels the request at once, and it fails with
     ///   `CancellationError`.
-    /// - Every request it is handed, and every redirect hop's, is checked before a byte is sent:
-    ///   a method or header name that is not an HTTP token, a header value with CR, LF, NUL or
+    /// - Every request it is handed, and every redirect hop's, is checked before a byte is sent
+    ///   (with the configuration's `httpAdditionalHeaders`): a method or header name that is not an HTTP token, a header value with CR, LF, NUL or
     ///   another control character, or a URL that is not `http`/`https` with a host fails with a
     ///   ``TransportError`` naming the part (never a header's value), and a response with
     ///   conflicting `Content-Length` values fails with
@@ -61,7 +61,14 @@ extension URLSession {
     /// - Returns: The composed transport.
     public func transport(policy: TransportPolicy = .default, with composers: Composer...) -> Transport {
         let package = PackageSession.sending(for: self)
-        let base: Transport = { request in try await package.send(request, policy: policy) }
+        // URLSession adds these headers to every request as written: a bad one fails them all.
+        let configured =
+            self === URLSession.shared
+            ? WireCheck.sharedSessionProblem : WireCheck.problem(inAdditionalHeaders: configuration.httpAdditionalHeaders)
+        let base: Transport = { request in
+            if let configured { throw configured }
+            return try await package.send(request, policy: policy)
+        }
         return composers.isEmpty ? base : Composer.ordered(composers).wrapping(base)
     }
 

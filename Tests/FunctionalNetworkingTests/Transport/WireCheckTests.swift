@@ -130,6 +130,27 @@ struct WireCheckTests {
         #expect(!listener.receivedText.contains("/next") && !listener.receivedText.contains("Smuggled"))
     }
 
+    @Test func aSessionConfigurationHeaderThatInjectsALineFailsEveryRequestAndNothingIsSent() async throws {
+        let listener = try RawListener(always: Self.ok)
+        defer { listener.stop() }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpAdditionalHeaders = ["X-Client": "app\r\nX-Smuggled: 1", "Accept-Language": "en"]
+        let transport = URLSession(configuration: configuration).transport(with: .retry())
+        for _ in 0..<2 {
+            await #expect(throws: TransportError.invalidHeaderValue(name: "X-Client")) {
+                try await transport(Self.request(listener, "x"))
+            }
+        }
+        #expect(listener.connections == 0)
+    }
+
+    @Test func sessionConfigurationHeadersAreJudgedLikeARequestsAndOnlyStringsAreRead() {
+        #expect(WireCheck.problem(inAdditionalHeaders: nil) == nil)
+        #expect(WireCheck.problem(inAdditionalHeaders: ["Accept": "a\tb", "X-Count": 5, 7: "x"]) == nil)
+        #expect(WireCheck.problem(inAdditionalHeaders: ["X-A\r\nX-B": "1", "X-Z": "\n"]) == .invalidHeaderName("X-A\r\nX-B"))
+        #expect(WireCheck.problem(inAdditionalHeaders: ["X-Z": "a\u{0}"]) == .invalidHeaderValue(name: "X-Z"))
+    }
+
     @Test(arguments: ["ftp", "file", "ws"])
     func aURLThatIsNotHTTPFailsInWordsAndNothingIsSent(scheme: String) async throws {
         let listener = try RawListener(always: Self.ok)

@@ -23,6 +23,26 @@ enum WireCheck {
         throw TransportError(problem)
     }
 
+    /// The error every request sent with a session configuration's `httpAdditionalHeaders`
+    /// fails with, when one of them cannot be sent (URLSession adds them to each request as
+    /// written: measured, a CR LF in one injects a header on Linux); `nil` when all may be.
+    /// Names or values that are not strings are left to URLSession.
+    ///
+    /// - Parameter headers: `URLSessionConfiguration.httpAdditionalHeaders`.
+    static func problem(inAdditionalHeaders headers: [AnyHashable: Any]?) -> TransportError? {
+        guard let headers, !headers.isEmpty else { return nil }
+        var fields: [String: String] = [:]
+        for (key, value) in headers {
+            if let name = key.base as? String, let value = value as? String {
+                fields[name] = value
+            }
+        }
+        return HTTPFieldSyntax.problem(inFields: fields).map(TransportError.init)
+    }
+
+    /// ``problem(inAdditionalHeaders:)`` of `URLSession.shared`, whose configuration is fixed.
+    static let sharedSessionProblem = problem(inAdditionalHeaders: URLSession.shared.configuration.httpAdditionalHeaders)
+
     /// Throws when `response` declares conflicting lengths (`Content-Length: 5` and
     /// `Content-Length: 13`, which swift-corelibs-foundation shows as `"5, 13"`) or one that is
     /// not a number: its body may hold the start of another response, or lack the end of its
