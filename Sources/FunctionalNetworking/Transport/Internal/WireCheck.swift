@@ -6,7 +6,8 @@ import FoundationNetworking
 
 /// What ``PackageSession`` checks at every hop: the request before it is sent, whoever made it
 /// (an endpoint, the caller, a composer, a redirect policy), and the response's framing once it
-/// has arrived.
+/// has arrived; and what `URLSession.transport(policy:with:)` checks once: the headers the
+/// session's configuration adds to every request.
 ///
 /// URLSession does not check either on Linux: a CR or LF in a method, in a header name, or in a
 /// value set through `allHTTPHeaderFields` goes out as written (a server received an injected
