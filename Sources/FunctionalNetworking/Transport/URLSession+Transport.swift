@@ -31,11 +31,11 @@ extension URLSession {
     /// - Cancelling the calling task cancels the request at once, and it fails with
     ///   `CancellationError`.
     /// - Every request it is handed, and every redirect hop's, is checked before a byte is sent
-    ///   (with the configuration's `httpAdditionalHeaders`): a method or header name that is not an HTTP token, a header value with CR, LF, NUL or
-    ///   another control character, or a URL that is not `http`/`https` with a host fails with a
-    ///   ``TransportError`` naming the part (never a header's value), and a response with
-    ///   conflicting `Content-Length` values fails with
-    ///   ``TransportError/invalidContentLength(_:url:)``.
+    ///   (with the configuration's `httpAdditionalHeaders`): a method or header name that is not
+    ///   an HTTP token, a header value with CR, LF, NUL or another control character, or a URL
+    ///   that is not `http`/`https` with a host fails with a ``TransportError`` naming the part
+    ///   (never a header's value), and a response with conflicting `Content-Length` values fails
+    ///   with ``TransportError/invalidContentLength(_:url:)``.
     ///
     /// `URLSession.shared` cannot be given a delegate, so its requests go through one package
     /// session built from its configuration, shared by the whole process. For any other
