@@ -246,6 +246,21 @@ struct WireCheckTests {
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 
+    /// Refused as its head arrives, the response writes nothing: the file it would have
+    /// replaced is left as it was.
+    @Test func aDownloadWithConflictingLengthsLeavesTheFileItWouldReplace() async throws {
+        let listener = try RawListener(
+            always: "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 13\r\n\r\nhelloHTTP/1.1 200 OK\r\n\r\n")
+        defer { listener.stop() }
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("wire-check-\(UUID().uuidString).bin")
+        defer { try? FileManager.default.removeItem(at: destination) }
+        try Data("kept".utf8).write(to: destination)
+        await #expect(throws: TransportError.self) {
+            try await download(Self.request(listener, "x"), to: destination, through: URLSession.shared.transport)
+        }
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "kept")
+    }
+
     // MARK: - Content-Length values
 
     @Test(arguments: ["0", "5", "5, 5", "5,5", "5 , 5", " 5 ", "5,,5", "5, 5, 5", "007, 7", "\t5\t"])

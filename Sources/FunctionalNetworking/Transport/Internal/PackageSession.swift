@@ -61,7 +61,6 @@ final class PackageSession: Sendable {
             try WireCheck.request(current)  // every hop: a redirect policy may return any request
             // A streamed body is read once: each hop and each retry sends a fresh copy.
             let (data, response) = try await delegate.send(try current.withFreshBodyStream(), on: session, limit: limit)
-            try WireCheck.response(response, to: current)
             hop += 1
             guard let http = response as? HTTPURLResponse,
                 let redirect = Redirect(response: http, to: current, hop: hop, secretHeaderNames: policy.secretHeaderNames)

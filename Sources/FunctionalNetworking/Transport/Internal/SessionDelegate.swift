@@ -104,6 +104,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             guard let transfer = transfers[dataTask.taskIdentifier], transfer.isLive else { return .none }
             let toFile = transfer.download != nil && (200..<300).contains(http?.statusCode ?? 200)
             let limit = toFile ? (transfer.download?.maximumSize ?? .max) : transfer.limit
+            if let problem = WireCheck.problem(in: response, requested: transfer.url) {
+                return problem
+            }
             if let declared, declared > limit {
                 return tooLarge(limit: limit, transfer)
             }

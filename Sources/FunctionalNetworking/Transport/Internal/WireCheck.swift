@@ -44,32 +44,28 @@ enum WireCheck {
     /// ``problem(inAdditionalHeaders:)`` of `URLSession.shared`, whose configuration is fixed.
     static let sharedSessionProblem = problem(inAdditionalHeaders: URLSession.shared.configuration.httpAdditionalHeaders)
 
-    /// Throws when `response` declares conflicting lengths (`Content-Length: 5` and
-    /// `Content-Length: 13`, which swift-corelibs-foundation shows as `"5, 13"`) or one that is
-    /// not a number: its body may hold the start of another response, or lack the end of its
-    /// own (RFC 9112 §6.3). Repeats of one length (`"5, 5"`) pass.
-    ///
-    /// A download has already been moved to its destination when this runs; a failure removes
-    /// it, so that no file is left from a response the caller is told failed.
+    /// The error a response fails with when it declares conflicting lengths
+    /// (`Content-Length: 5` and `Content-Length: 13`, which swift-corelibs-foundation shows as
+    /// `"5, 13"`) or one that is not a number: its body may hold the start of another response,
+    /// or lack the end of its own (RFC 9112 §6.3); `nil` when it may be read. Repeats of one
+    /// length (`"5, 5"`) pass. The session's delegate asks as the response's head arrives, so
+    /// that no byte of such a body is kept or written to a file.
     ///
     /// - Parameters:
     ///   - response: The response of one hop.
-    ///   - request: The request it answers, whose URL names it when the response has none.
-    /// - Throws: ``TransportError/invalidContentLength(_:url:)``.
-    static func response(_ response: URLResponse, to request: URLRequest) throws(TransportError) {
+    ///   - url: The URL requested, which names it when the response has none.
+    /// - Returns: ``TransportError/invalidContentLength(_:url:)``, or `nil`.
+    static func problem(in response: URLResponse, requested url: URL?) -> TransportError? {
         #if canImport(FoundationNetworking)
         // swift-corelibs-foundation reads a length only from a field that is one number
         // (measured: "5" gives 5; "5, 5" and "5, 13" give -1), so then nothing is left to check.
-        if response.expectedContentLength >= 0 { return }
+        if response.expectedContentLength >= 0 { return nil }
         #endif
         guard let http = response as? HTTPURLResponse, let value = ContentLength.field(of: http),
             ContentLength.reading(value) != .length
-        else { return }
-        if let download = TransferContext.download, download.isDelivered {
-            try? FileManager.default.removeItem(at: download.destination)
-        }
-        let url = (http.url ?? request.url).map { Redaction.default.redact($0) } ?? "(no URL)"
-        throw .invalidContentLength(value, url: url)
+        else { return nil }
+        let named = (http.url ?? url).map { Redaction.default.redact($0) } ?? "(no URL)"
+        return .invalidContentLength(value, url: named)
     }
 }
 
