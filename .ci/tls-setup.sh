@@ -28,8 +28,23 @@ set -euo pipefail
 
 state_pointer=/run/functional-networking-tls
 ca_in_store=/usr/local/share/ca-certificates/functional-networking-ci-test-ca.crt
+ca_link=/etc/ssl/certs/functional-networking-ci-test-ca.pem
 
 log() { printf '%s\n' "$*" >&2; }
+
+# Rebuilds /etc/ssl/certs (its bundle and links) from the CA files, without running the hooks
+# in /etc/ca-certificates/update.d: the test CA goes to what libcurl and OpenSSL read and
+# nowhere else (not into Java's keystore, which would keep it after the file is gone).
+refresh_trust_store() {
+    local no_hooks
+    local no_hooks status=0
+    no_hooks=$(mktemp -d)
+    # Quiet unless it fails: openssl rehash warns about the bundle file every time.
+    update-ca-certificates --hooksdir "$no_hooks" > "$no_hooks.log" 2>&1 || status=$?
+    [ "$status" -eq 0 ] || cat "$no_hooks.log" >&2
+    rm -rf "$no_hooks" "$no_hooks.log"
+    return "$status"
+}
 
 down() {
     local dir=""
@@ -44,12 +59,25 @@ down() {
                 kill -0 "$pid" 2> /dev/null || break
                 sleep 0.1
             done
-            kill -KILL "$pid" 2> /dev/null || true
+            if kill -0 "$pid" 2> /dev/null; then
+                log "tls-setup: nginx ($pid) did not stop within 5 s; killing it"
+                kill -KILL "$pid" 2> /dev/null || true
+            fi
         fi
     fi
-    if [ -f "$ca_in_store" ]; then
+    if [ -e "$ca_in_store" ] || [ -L "$ca_link" ]; then
+        local marker=""
+        [ -f "$ca_in_store" ] && marker=$(sed -n 2p "$ca_in_store")
         rm -f "$ca_in_store"
-        update-ca-certificates > /dev/null 2>&1 || update-ca-certificates
+        # update-ca-certificates leaves the links to a removed local CA behind: the hash links
+        # that name it, then its own.
+        find "$(dirname "$ca_link")" -maxdepth 1 -type l -lname "$(basename "$ca_link")" -delete
+        rm -f "$ca_link"
+        refresh_trust_store
+        if [ -n "$marker" ] && grep -qF "$marker" /etc/ssl/certs/ca-certificates.crt; then
+            log "tls-setup: the test CA is still in /etc/ssl/certs/ca-certificates.crt"
+            exit 1
+        fi
         log "tls-setup: the test CA is out of the trust store"
     fi
     if [ -n "$dir" ] && [ -d "$dir" ]; then rm -rf "$dir"; fi
@@ -174,12 +202,20 @@ up() {
 
     cp "$dir/ca.crt" "$ca_in_store"
     chmod 644 "$ca_in_store"
-    update-ca-certificates > /dev/null 2>&1 || update-ca-certificates
+    refresh_trust_store
+    if ! grep -qF "$(sed -n 2p "$dir/ca.crt")" /etc/ssl/certs/ca-certificates.crt; then
+        log "tls-setup: update-ca-certificates did not put the test CA into /etc/ssl/certs/ca-certificates.crt"
+        exit 1
+    fi
     log "tls-setup: the test CA is in the trust store ($ca_in_store)"
 
     local started="" port_a port_b
+    # Ports below the range the system hands out to outgoing connections and LoopbackServers.
+    local first_ephemeral
+    first_ephemeral=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2> /dev/null || echo 32768)
+    [ "$first_ephemeral" -gt 12000 ] || first_ephemeral=32768
     for _ in $(seq 1 20); do
-        port_a=$((20000 + RANDOM % 20000))
+        port_a=$((10000 + RANDOM % (first_ephemeral - 10002)))
         port_b=$((port_a + 1))
         write_config "$dir" "$port_a" "$port_b"
         if "$nginx" -e "$dir/error.log" -p "$dir" -c "$dir/nginx.conf" 2>> "$dir/start.log"; then
