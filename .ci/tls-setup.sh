@@ -6,10 +6,13 @@
 #
 # This changes the machine: it installs nginx-light and openssl with apt-get when they are
 # missing, and puts a throwaway CA into the system trust store (/usr/local/share/ca-certificates
-# and update-ca-certificates), which libcurl, and so FoundationNetworking's URLSession, reads
-# through /etc/ssl/certs/ca-certificates.crt. So it must run as root, and only from .ci/run (CI
-# runs as root), which calls `down` from a trap, whatever happens. `swift test` never runs it:
-# without FUNCTIONAL_NETWORKING_TLS the TLS suite is skipped.
+# and update-ca-certificates, without its update.d hooks, so that the CA reaches /etc/ssl/certs
+# and nothing else, such as Java's keystore), which libcurl, and so FoundationNetworking's
+# URLSession, reads through /etc/ssl/certs/ca-certificates.crt (checked with strace: the CA
+# makes the difference between "SSL certificate problem: unable to get local issuer
+# certificate" and a 200). So it must run as root, and only from .ci/run (CI runs as root),
+# which calls `down` from a trap, whatever happens. `swift test` never runs it: without
+# FUNCTIONAL_NETWORKING_TLS the TLS suite is skipped.
 #
 # `up` is idempotent: it first undoes what an earlier `up` left (the state is named in
 # /run/functional-networking-tls), then makes, in a new temporary directory, a CA and a
