@@ -35,7 +35,11 @@
 ///   which is cancelled once every future derived from it, and every `Task` awaiting its
 ///   ``value``, has been cancelled. A plain ``observe(isolation:_:)`` is an interest that is never
 ///   withdrawn, so a future with an observer is only cancelled by calling ``cancel()`` on it.
-/// - Chains of any length complete without growing the stack.
+/// - Chains of any length complete without growing the stack: those made with `map` and
+///   `flatMap`, and those whose observers complete or observe other futures. Such nested work
+///   runs at once, as a plain call would, until 16 runs of callbacks nest on one thread;
+///   deeper work waits until the callback in progress returns, and then runs on the same
+///   thread, before the outermost completion (or `observe`) returns.
 ///
 /// - Note: `Future` is `Sendable`: it guards its state with a lock, so it may be completed,
 ///   observed and cancelled from any thread. Its values must be `Sendable` too, and every
@@ -144,14 +148,31 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     @inline(never)
     final func failCallbacksOfDroppedFuture() {
         #if DEBUG
-        setOutcome(.failure(BrokenPromise(file: "\(creationSite.file)", line: Int(creationSite.line))))
+        let failure = BrokenPromise(file: "\(creationSite.file)", line: Int(creationSite.line))
         #else
-        setOutcome(.failure(BrokenPromise(file: nil, line: nil)))
+        let failure = BrokenPromise(file: nil, line: nil)
         #endif
-        let batch = callbacks.removeAll()
-        batch.forEach { callback in
-            if let next = callback(self) {
-                CallbackRunner.drain(next)
+        setOutcome(.failure(failure))
+        let nesting = CallbackNesting.current
+        guard !nesting.isAtLimit else {
+            // Too deep to run them here, and this future is being freed: a future that has
+            // failed the same way takes the callbacks to the innermost level.
+            let heir = Future<Value>()
+            heir.setOutcome(.failure(failure))
+            heir.callbacks = callbacks.removeAll()
+            heir.isRunningCallbacks = true
+            nesting.deferCallbacks(of: heir)
+            return
+        }
+        nesting.runLevel {
+            // Taken and freed inside the level: a pending future that only these callbacks
+            // hold is then freed one level deeper, so that a long chain of them is freed in a
+            // loop rather than by nested calls.
+            let batch = callbacks.removeAll()
+            batch.forEach { callback in
+                if let next = callback(self) {
+                    CallbackRunner.drain(next)
+                }
             }
         }
     }
@@ -266,7 +287,9 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     ///
     /// Written in nonisolated code, `observer` is a `@Sendable` closure that runs on the thread
     /// that completes the future, or at once, before this method returns, if the future has
-    /// already completed.
+    /// already completed. (Called from inside an observer nested 16 deep in other observers
+    /// on this thread, it runs instead as soon as the observer in progress returns, so that
+    /// observers registering observers never overflow the stack.)
     ///
     /// Written on an actor (a `@MainActor` view controller, or an `actor`), `observer` is
     /// isolated to that actor, so it may touch the actor's state: if the future has already
@@ -335,9 +358,9 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         // `synchronous(_:)`).
         lock.lock()
         isPinned = true
-        if isCompleted, !isRunningCallbacks, let outcome {
+        if isCompleted, !isRunningCallbacks {
             lock.unlock()
-            Self.synchronous(observer)(outcome)
+            observeCompleted(Self.synchronous(observer))
             return
         }
         let invoker: ObserverInvoker = { source, observer in
@@ -357,6 +380,41 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         }
         callbacks.append(taking: StoredCallback(observer: Self.erase(observer), invoker: code))
         lock.unlock()
+    }
+
+    /// Runs a nonisolated `observer` of this completed future at once, as a level of its own
+    /// (see ``CallbackNesting``); or, when levels already nest as deep as they may, adds it
+    /// to the callbacks for the innermost level to run next, on this thread.
+    @usableFromInline
+    final func observeCompleted(_ observer: @escaping @Sendable (Result<Value, any Error>) -> Void) {
+        let nesting = CallbackNesting.current
+        lock.lock()
+        if !isRunningCallbacks, !nesting.isAtLimit, let outcome {
+            lock.unlock()
+            nesting.runLevel { observer(outcome) }
+            return
+        }
+        appendDeferring(
+            StoredCallback { source in
+                observer(Future.outcome(of: source))
+                return nil
+            },
+            to: nesting
+        )
+    }
+
+    /// Adds `callback` to the callbacks of this completed future; the lock must be held, and is
+    /// released. Unless they are running already, hands the future to `nesting`'s innermost
+    /// level, which runs them next.
+    @usableFromInline
+    final func appendDeferring(_ callback: StoredCallback, to nesting: CallbackNesting) {
+        let mustDefer = !isRunningCallbacks
+        isRunningCallbacks = true
+        callbacks.append(callback)
+        lock.unlock()
+        if mustDefer {
+            nesting.deferCallbacks(of: self)
+        }
     }
 
     // MARK: - Cancelling
@@ -490,13 +548,30 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         lock.lock()
         if isCompleted, !isRunningCallbacks {
             lock.unlock()
-            return callback(self)
+            return registerCompleted(callback)
         }
         if retainingDependent {
             dependents += 1
         }
         callbacks.append(StoredCallback(callback))
         lock.unlock()
+        return nil
+    }
+
+    /// Runs `callback` for this completed future at once, as a level of its own (see
+    /// ``CallbackNesting``); or, when levels already nest as deep as they may, adds it to the
+    /// callbacks for the innermost level to run next, on this thread.
+    ///
+    /// - Returns: What `callback` returned, when it ran.
+    @usableFromInline
+    final func registerCompleted(_ callback: @escaping Callback) -> (any PendingCallbacks)? {
+        let nesting = CallbackNesting.current
+        lock.lock()
+        if !isRunningCallbacks, !nesting.isAtLimit {
+            lock.unlock()
+            return nesting.runLevel { callback(self) }
+        }
+        appendDeferring(StoredCallback(callback), to: nesting)
         return nil
     }
 

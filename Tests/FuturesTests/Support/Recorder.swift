@@ -75,3 +75,18 @@ extension Result {
 func isCancellation(_ result: Result<some Any, any Error>?) -> Bool {
     result?.error is CancellationError
 }
+
+/// One value shared across threads, or none.
+final class Slot<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: Value?
+
+    init(_ value: Value? = nil) {
+        storage = value
+    }
+
+    var value: Value? {
+        get { lock.withLock { storage } }
+        set { lock.withLock { storage = newValue } }
+    }
+}
