@@ -40,6 +40,9 @@
 ///   runs at once, as a plain call would, until 16 runs of callbacks nest on one thread;
 ///   deeper work waits until the callback in progress returns, and then runs on the same
 ///   thread, before the outermost completion (or `observe`) returns.
+/// - A `flatMap`, `flatMapError` or `retry` handler that returns the future it completes, or
+///   one that waits for it, fails that future with ``FutureCycle`` instead of leaving it to
+///   wait for itself.
 ///
 /// - Note: `Future` is `Sendable`: it guards its state with a lock, so it may be completed,
 ///   observed and cancelled from any thread. Its values must be `Sendable` too, and every
@@ -611,6 +614,28 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         withExtendedLifetime(replaced) {}  // released outside the lock
     }
 
+    /// How many futures a wait for `source` would go through before it came back to this one,
+    /// or `nil` when it does not within ``FutureCycle/longestFound`` futures: 1 when `source`
+    /// is this future, 2 when `source` waits for this one, and so on. Walks the futures that
+    /// `source` waits for, one lock at a time (see ``CancellationUpstream/waitedOn``).
+    ///
+    /// A cycle that two threads close at the same moment, each following a future the other is
+    /// about to follow, can pass unseen; it then waits, as it would without this check.
+    @usableFromInline
+    final func cycleLength(following source: any CancellationUpstream) -> Int? {
+        var current = source
+        for length in 1...FutureCycle.longestFound {
+            if current === self {
+                return length
+            }
+            guard let next = current.waitedOn else {
+                return nil
+            }
+            current = next
+        }
+        return nil
+    }
+
     /// Points ``ownedUpstream`` or ``promiseUpstream`` at `source`; the lock must be held
     /// (or the future not yet shared).
     @inlinable
@@ -770,6 +795,13 @@ extension Future: PendingCallbacks {
 
 extension Future: CancellationUpstream {
     @usableFromInline
+    final var waitedOn: (any CancellationUpstream)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return ownedUpstream ?? promiseUpstream?.future
+    }
+
+    @usableFromInline
     final func releaseDependent() -> (any CancellationUpstream)? {
         lock.lock()
         guard !isCompleted, dependents > 0 else {
@@ -822,6 +854,10 @@ extension Future: CancellationUpstream {
     ///
     /// - Returns: the next future up the chain to release, when this one was cancelled.
     func releaseDependent() -> (any CancellationUpstream)?
+
+    /// The future this one waits for, while it is pending: the one it was derived from, or
+    /// the one it follows (see ``Future/cycleLength(following:)``).
+    var waitedOn: (any CancellationUpstream)? { get }
 }
 
 /// Releases `source` and, as far as cancellation reaches, the futures above it — in a loop.

@@ -90,3 +90,19 @@ final class Slot<Value>: @unchecked Sendable {
         set { lock.withLock { storage = newValue } }
     }
 }
+
+/// A weak reference to an object, shared across threads: a future that a closure must reach
+/// without keeping it alive.
+final class WeakSlot<Object: AnyObject>: @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var storage: Object?
+
+    init(_ object: Object? = nil) {
+        storage = object
+    }
+
+    var object: Object? {
+        get { lock.withLock { storage } }
+        set { lock.withLock { storage = newValue } }
+    }
+}
