@@ -362,7 +362,6 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         lock.lock()
         isPinned = true
         if isCompleted, !isRunningCallbacks {
-            lock.unlock()
             observeCompleted(Self.synchronous(observer))
             return
         }
@@ -385,20 +384,31 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Runs a nonisolated `observer` of this completed future at once, as a level of its own
-    /// (see ``CallbackNesting``); or, when levels already nest as deep as they may, adds it
-    /// to the callbacks for the innermost level to run next, on this thread.
-    @usableFromInline
+    /// Runs a nonisolated `observer` of this future, which has completed and run its callbacks,
+    /// at once, as a level of its own (see ``CallbackNesting``); or, when levels already nest
+    /// as deep as they may, adds it to the callbacks for the innermost level to run next, on
+    /// this thread. The lock must be held, and is released.
+    @inlinable @inline(never)
     final func observeCompleted(_ observer: @escaping @Sendable (Result<Value, any Error>) -> Void) {
         let nesting = CallbackNesting.current
-        lock.lock()
-        if !isRunningCallbacks, !nesting.isAtLimit, let outcome {
-            lock.unlock()
-            nesting.runLevel { observer(outcome) }
+        guard !nesting.isAtLimit, let outcome else {
+            deferObserver(observer, to: nesting)
             return
         }
-        appendDeferring(
-            StoredCallback { source in
+        lock.unlock()
+        nesting.runLevel { observer(outcome) }
+    }
+
+    /// Adds `observer` to the callbacks of this future, which has completed and run its
+    /// callbacks, and hands the future to `nesting`'s innermost level, which runs them next. The
+    /// lock must be held, and is released.
+    @usableFromInline
+    final func deferObserver(
+        _ observer: @escaping @Sendable (Result<Value, any Error>) -> Void,
+        to nesting: CallbackNesting
+    ) {
+        deferCallback(
+            { source in
                 observer(Future.outcome(of: source))
                 return nil
             },
@@ -406,18 +416,15 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         )
     }
 
-    /// Adds `callback` to the callbacks of this completed future; the lock must be held, and is
-    /// released. Unless they are running already, hands the future to `nesting`'s innermost
-    /// level, which runs them next.
+    /// Adds `callback` to the callbacks of this future, which has completed and run its
+    /// callbacks, and hands the future to `nesting`'s innermost level, which runs them next. The
+    /// lock must be held, and is released.
     @usableFromInline
-    final func appendDeferring(_ callback: StoredCallback, to nesting: CallbackNesting) {
-        let mustDefer = !isRunningCallbacks
+    final func deferCallback(_ callback: @escaping Callback, to nesting: CallbackNesting) {
         isRunningCallbacks = true
-        callbacks.append(callback)
+        callbacks.append(StoredCallback(callback))
         lock.unlock()
-        if mustDefer {
-            nesting.deferCallbacks(of: self)
-        }
+        nesting.deferCallbacks(of: self)
     }
 
     // MARK: - Cancelling
@@ -550,7 +557,6 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     ) -> (any PendingCallbacks)? {
         lock.lock()
         if isCompleted, !isRunningCallbacks {
-            lock.unlock()
             return registerCompleted(callback)
         }
         if retainingDependent {
@@ -561,21 +567,21 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         return nil
     }
 
-    /// Runs `callback` for this completed future at once, as a level of its own (see
-    /// ``CallbackNesting``); or, when levels already nest as deep as they may, adds it to the
-    /// callbacks for the innermost level to run next, on this thread.
+    /// Runs `callback` for this future, which has completed and run its callbacks, at once, as a
+    /// level of its own (see ``CallbackNesting``); or, when levels already nest as deep as they
+    /// may, adds it to the callbacks for the innermost level to run next, on this thread. The
+    /// lock must be held, and is released.
     ///
     /// - Returns: What `callback` returned, when it ran.
     @usableFromInline
     final func registerCompleted(_ callback: @escaping Callback) -> (any PendingCallbacks)? {
         let nesting = CallbackNesting.current
-        lock.lock()
-        if !isRunningCallbacks, !nesting.isAtLimit {
-            lock.unlock()
-            return nesting.runLevel { callback(self) }
+        guard !nesting.isAtLimit else {
+            deferCallback(callback, to: nesting)
+            return nil
         }
-        appendDeferring(StoredCallback(callback), to: nesting)
-        return nil
+        lock.unlock()
+        return nesting.runLevel { callback(self) }
     }
 
     /// Registers a callback and runs whatever it completes at once.
