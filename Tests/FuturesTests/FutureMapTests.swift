@@ -212,6 +212,22 @@ struct FutureMapTests {
         #expect(result == 1_000_000)
     }
 
+    /// A loop written as recursion: each step's handler makes the next step with `flatMap` on a
+    /// future that has completed already, so that each would run inside the one before (100,000
+    /// under the sanitizers).
+    @Test func aMillionFlatMapsEachMadeInsideTheHandlerOfTheOneBeforeCompleteOnASmallStack() async throws {
+        let count = stressCount
+        let result = await onSmallStack {
+            @Sendable func countDown(from remaining: Int) -> Future<Int> {
+                Future(value: remaining).flatMap { value in
+                    value == 0 ? Future(value: 0) : countDown(from: value - 1).map { $0 + 1 }
+                }
+            }
+            return countDown(from: count).result?.success
+        }
+        #expect(try #require(result) == count)
+    }
+
     @Test func aLongFlatMapChainOfPendingInnerFuturesResolvesOneStepAtATime() async {
         let (pendingChecks, result) = await onDedicatedThread {
             let source = Promise<Int>()
