@@ -60,6 +60,8 @@ extension Future {
     /// Completes this future with the result of the future `makeSource` returns (or with the
     /// error it throws), and makes cancelling this future release that source.
     ///
+    /// A source that is this future, or waits for it, fails this future with ``FutureCycle``.
+    ///
     /// - Returns: this future, when it completed at once and has callbacks to run.
     @inlinable
     final func follow(_ makeSource: () throws -> Future<Value>) -> (any PendingCallbacks)? {
@@ -75,6 +77,10 @@ extension Future {
         if let outcome = source.settledOutcome {
             // Already completed (a cached or ready value): nothing to link or to wait for.
             return completeDeferringCallbacks(with: outcome).pending
+        }
+        if let length = cycleLength(following: source) {
+            // `source` is this future, or waits for it: neither could ever complete.
+            return completeDeferringCallbacks(with: .failure(FutureCycle(length: length))).pending
         }
         source.retainDependent()
         setUpstream(source)

@@ -36,6 +36,11 @@ extension Future {
         @Sendable func start(_ number: Int) {
             guard derived.isPending else { return }
             let source = operation()
+            if let length = derived.cycleLength(following: source) {
+                // The attempt is the retried future itself, or waits for it.
+                derived.settle(with: .failure(FutureCycle(length: length)))
+                return
+            }
             source.retainDependent()
             derived.setUpstream(source)
             source.whenComplete(retainingDependent: false) { completed in

@@ -35,7 +35,14 @@
 ///   which is cancelled once every future derived from it, and every `Task` awaiting its
 ///   ``value``, has been cancelled. A plain ``observe(isolation:_:)`` is an interest that is never
 ///   withdrawn, so a future with an observer is only cancelled by calling ``cancel()`` on it.
-/// - Chains of any length complete without growing the stack.
+/// - Chains of any length complete without growing the stack: those made with `map` and
+///   `flatMap`, and those whose observers complete or observe other futures. Such nested work
+///   runs at once, as a plain call would, until 16 runs of callbacks nest on one thread;
+///   deeper work waits until the callback in progress returns, and then runs on the same
+///   thread, before the outermost completion (or `observe`) returns.
+/// - A `flatMap`, `flatMapError` or `retry` handler that returns the future it completes, or
+///   one that waits for it, fails that future with ``FutureCycle`` instead of leaving it to
+///   wait for itself.
 ///
 /// - Note: `Future` is `Sendable`: it guards its state with a lock, so it may be completed,
 ///   observed and cancelled from any thread. Its values must be `Sendable` too, and every
@@ -144,14 +151,31 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     @inline(never)
     final func failCallbacksOfDroppedFuture() {
         #if DEBUG
-        setOutcome(.failure(BrokenPromise(file: "\(creationSite.file)", line: Int(creationSite.line))))
+        let failure = BrokenPromise(file: "\(creationSite.file)", line: Int(creationSite.line))
         #else
-        setOutcome(.failure(BrokenPromise(file: nil, line: nil)))
+        let failure = BrokenPromise(file: nil, line: nil)
         #endif
-        let batch = callbacks.removeAll()
-        batch.forEach { callback in
-            if let next = callback(self) {
-                CallbackRunner.drain(next)
+        setOutcome(.failure(failure))
+        let nesting = CallbackNesting.current
+        guard !nesting.isAtLimit else {
+            // Too deep to run them here, and this future is being freed: a future that has
+            // failed the same way takes the callbacks to the innermost level.
+            let heir = Future<Value>()
+            heir.setOutcome(.failure(failure))
+            heir.callbacks = callbacks.removeAll()
+            heir.isRunningCallbacks = true
+            nesting.deferCallbacks(of: heir)
+            return
+        }
+        nesting.runLevel {
+            // Taken and freed inside the level: a pending future that only these callbacks
+            // hold is then freed one level deeper, so that a long chain of them is freed in a
+            // loop rather than by nested calls.
+            let batch = callbacks.removeAll()
+            batch.forEach { callback in
+                if let next = callback(self) {
+                    CallbackRunner.drain(next)
+                }
             }
         }
     }
@@ -266,7 +290,9 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     ///
     /// Written in nonisolated code, `observer` is a `@Sendable` closure that runs on the thread
     /// that completes the future, or at once, before this method returns, if the future has
-    /// already completed.
+    /// already completed. (Called from inside an observer nested 16 deep in other observers
+    /// on this thread, it runs instead as soon as the observer in progress returns, so that
+    /// observers registering observers never overflow the stack.)
     ///
     /// Written on an actor (a `@MainActor` view controller, or an `actor`), `observer` is
     /// isolated to that actor, so it may touch the actor's state: if the future has already
@@ -335,9 +361,8 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         // `synchronous(_:)`).
         lock.lock()
         isPinned = true
-        if isCompleted, !isRunningCallbacks, let outcome {
-            lock.unlock()
-            Self.synchronous(observer)(outcome)
+        if isCompleted, !isRunningCallbacks {
+            observeCompleted(Self.synchronous(observer))
             return
         }
         let invoker: ObserverInvoker = { source, observer in
@@ -357,6 +382,49 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         }
         callbacks.append(taking: StoredCallback(observer: Self.erase(observer), invoker: code))
         lock.unlock()
+    }
+
+    /// Runs a nonisolated `observer` of this future, which has completed and run its callbacks,
+    /// at once, as a level of its own (see ``CallbackNesting``); or, when levels already nest
+    /// as deep as they may, adds it to the callbacks for the innermost level to run next, on
+    /// this thread. The lock must be held, and is released.
+    @inlinable @inline(never)
+    final func observeCompleted(_ observer: @escaping @Sendable (Result<Value, any Error>) -> Void) {
+        let nesting = CallbackNesting.current
+        guard !nesting.isAtLimit, let outcome else {
+            deferObserver(observer, to: nesting)
+            return
+        }
+        lock.unlock()
+        nesting.runLevel { observer(outcome) }
+    }
+
+    /// Adds `observer` to the callbacks of this future, which has completed and run its
+    /// callbacks, and hands the future to `nesting`'s innermost level, which runs them next. The
+    /// lock must be held, and is released.
+    @usableFromInline
+    final func deferObserver(
+        _ observer: @escaping @Sendable (Result<Value, any Error>) -> Void,
+        to nesting: CallbackNesting
+    ) {
+        deferCallback(
+            { source in
+                observer(Future.outcome(of: source))
+                return nil
+            },
+            to: nesting
+        )
+    }
+
+    /// Adds `callback` to the callbacks of this future, which has completed and run its
+    /// callbacks, and hands the future to `nesting`'s innermost level, which runs them next. The
+    /// lock must be held, and is released.
+    @usableFromInline
+    final func deferCallback(_ callback: @escaping Callback, to nesting: CallbackNesting) {
+        isRunningCallbacks = true
+        callbacks.append(StoredCallback(callback))
+        lock.unlock()
+        nesting.deferCallbacks(of: self)
     }
 
     // MARK: - Cancelling
@@ -489,8 +557,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     ) -> (any PendingCallbacks)? {
         lock.lock()
         if isCompleted, !isRunningCallbacks {
-            lock.unlock()
-            return callback(self)
+            return registerCompleted(callback)
         }
         if retainingDependent {
             dependents += 1
@@ -498,6 +565,23 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         callbacks.append(StoredCallback(callback))
         lock.unlock()
         return nil
+    }
+
+    /// Runs `callback` for this future, which has completed and run its callbacks, at once, as a
+    /// level of its own (see ``CallbackNesting``); or, when levels already nest as deep as they
+    /// may, adds it to the callbacks for the innermost level to run next, on this thread. The
+    /// lock must be held, and is released.
+    ///
+    /// - Returns: What `callback` returned, when it ran.
+    @usableFromInline
+    final func registerCompleted(_ callback: @escaping Callback) -> (any PendingCallbacks)? {
+        let nesting = CallbackNesting.current
+        guard !nesting.isAtLimit else {
+            deferCallback(callback, to: nesting)
+            return nil
+        }
+        lock.unlock()
+        return nesting.runLevel { callback(self) }
     }
 
     /// Registers a callback and runs whatever it completes at once.
@@ -534,6 +618,28 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         link(to: source)
         lock.unlock()
         withExtendedLifetime(replaced) {}  // released outside the lock
+    }
+
+    /// How many futures a wait for `source` would go through before it came back to this one,
+    /// or `nil` when it does not within ``FutureCycle/longestFound`` futures: 1 when `source`
+    /// is this future, 2 when `source` waits for this one, and so on. Walks the futures that
+    /// `source` waits for, one lock at a time (see ``CancellationUpstream/waitedOn``).
+    ///
+    /// A cycle that two threads close at the same moment, each following a future the other is
+    /// about to follow, can pass unseen; it then waits, as it would without this check.
+    @usableFromInline
+    final func cycleLength(following source: any CancellationUpstream) -> Int? {
+        var current = source
+        for length in 1...FutureCycle.longestFound {
+            if current === self {
+                return length
+            }
+            guard let next = current.waitedOn else {
+                return nil
+            }
+            current = next
+        }
+        return nil
     }
 
     /// Points ``ownedUpstream`` or ``promiseUpstream`` at `source`; the lock must be held
@@ -695,6 +801,13 @@ extension Future: PendingCallbacks {
 
 extension Future: CancellationUpstream {
     @usableFromInline
+    final var waitedOn: (any CancellationUpstream)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return ownedUpstream ?? promiseUpstream?.future
+    }
+
+    @usableFromInline
     final func releaseDependent() -> (any CancellationUpstream)? {
         lock.lock()
         guard !isCompleted, dependents > 0 else {
@@ -747,6 +860,10 @@ extension Future: CancellationUpstream {
     ///
     /// - Returns: the next future up the chain to release, when this one was cancelled.
     func releaseDependent() -> (any CancellationUpstream)?
+
+    /// The future this one waits for, while it is pending: the one it was derived from, or
+    /// the one it follows (see ``Future/cycleLength(following:)``).
+    var waitedOn: (any CancellationUpstream)? { get }
 }
 
 /// Releases `source` and, as far as cancellation reaches, the futures above it — in a loop.

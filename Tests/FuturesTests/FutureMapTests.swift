@@ -111,6 +111,81 @@ struct FutureMapTests {
         #expect(started.value == 0)
     }
 
+    @Test func aFlatMapWhoseHandlerReturnsItsOwnFutureFailsWithFutureCycleAndIsFreed() {
+        let trigger = Promise<Int>()
+        let itself = WeakSlot<Future<Int>>()
+        let seen = Recorder<Result<Int, any Error>>()
+        let derived: Future<Int>
+        do {
+            let looping = trigger.flatMap { _ in itself.object ?? Future(value: -1) }
+            itself.object = looping
+            looping.observe { seen.append($0) }
+            derived = looping.map { $0 + 1 }
+            trigger.resolve(with: 1)
+        }
+        #expect(seen.values.first?.error as? FutureCycle == FutureCycle(length: 1))
+        #expect(seen.count == 1)
+        #expect(derived.result?.error as? FutureCycle == FutureCycle(length: 1))
+        #expect(itself.object == nil)
+    }
+
+    @Test func twoFlatMapsThatReturnEachOtherFailWithFutureCycleAndAreFreed() {
+        let first = Promise<Int>()
+        let second = Promise<Int>()
+        let one = WeakSlot<Future<Int>>()
+        let other = WeakSlot<Future<Int>>()
+        let results = Recorder<Result<Int, any Error>>()
+        do {
+            let a = first.flatMap { _ in other.object ?? Future(value: -1) }
+            let b = second.flatMap { _ in one.object ?? Future(value: -1) }
+            one.object = a
+            other.object = b
+            a.observe { results.append($0) }
+            b.observe { results.append($0) }
+            first.resolve(with: 1)  // a now follows b, which waits for `second`
+            #expect(a.isPending)
+            second.resolve(with: 2)  // b would follow a, which follows b
+        }
+        #expect(results.count == 2)
+        #expect(results.values.allSatisfy { $0.error as? FutureCycle == FutureCycle(length: 2) })
+        #expect(one.object == nil)
+        #expect(other.object == nil)
+    }
+
+    @Test func aFlatMapWhoseHandlerReturnsAFutureMadeFromItFailsWithFutureCycle() {
+        let trigger = Promise<Int>()
+        let itself = WeakSlot<Future<Int>>()
+        do {
+            // The handler's future is derived from the flatMap's, through three maps.
+            let looping = trigger.flatMap { _ in
+                (itself.object ?? Future(value: -1)).map { $0 + 1 }.map { $0 + 1 }.map { $0 + 1 }
+            }
+            itself.object = looping
+            trigger.resolve(with: 1)
+            #expect(looping.result?.error as? FutureCycle == FutureCycle(length: 4))
+        }
+        #expect(itself.object == nil)
+    }
+
+    @Test func aCycleLongerThanTheLongestLookedForWaitsAndCancellingOneOfItsFuturesFreesIt() {
+        let trigger = Promise<Int>()
+        let itself = WeakSlot<Future<Int>>()
+        do {
+            let looping = trigger.flatMap { _ in
+                var future = itself.object ?? Future(value: -1)
+                for _ in 0..<100 {
+                    future = future.map { $0 + 1 }
+                }
+                return future
+            }
+            itself.object = looping
+            trigger.resolve(with: 1)
+            #expect(looping.isPending)  // not recognised: it waits, as any pending future
+            #expect(looping.cancel())
+        }
+        #expect(itself.object == nil)
+    }
+
     @Test func aMillionStepMapChainResolvesWithoutOverflowingTheStack() async {
         let result = await onDedicatedThread {
             let source = Promise<Int>()
@@ -135,6 +210,22 @@ struct FutureMapTests {
             return last.result?.success
         }
         #expect(result == 1_000_000)
+    }
+
+    /// A loop written as recursion: each step's handler makes the next step with `flatMap` on a
+    /// future that has completed already, so that each would run inside the one before (100,000
+    /// under the sanitizers).
+    @Test func aMillionFlatMapsEachMadeInsideTheHandlerOfTheOneBeforeCompleteOnASmallStack() async throws {
+        let count = stressCount
+        let result = await onSmallStack {
+            @Sendable func countDown(from remaining: Int) -> Future<Int> {
+                Future(value: remaining).flatMap { value in
+                    value == 0 ? Future(value: 0) : countDown(from: value - 1).map { $0 + 1 }
+                }
+            }
+            return countDown(from: count).result?.success
+        }
+        #expect(try #require(result) == count)
     }
 
     @Test func aLongFlatMapChainOfPendingInnerFuturesResolvesOneStepAtATime() async {

@@ -67,6 +67,21 @@ struct FutureRecoverTests {
         #expect(calls.value == 0)
     }
 
+    @Test func aFlatMapErrorWhoseHandlerReturnsItsOwnFutureFailsWithFutureCycleAndIsFreed() {
+        let trigger = Promise<Int>()
+        let itself = WeakSlot<Future<Int>>()
+        let seen = Recorder<Result<Int, any Error>>()
+        do {
+            let looping = trigger.flatMapError { _ in itself.object ?? Future(value: -1) }
+            itself.object = looping
+            looping.observe { seen.append($0) }
+            trigger.reject(with: TestError())
+        }
+        #expect(seen.values.first?.error as? FutureCycle == FutureCycle(length: 1))
+        #expect(seen.count == 1)
+        #expect(itself.object == nil)
+    }
+
     @Test func flatMapErrorFailsWithTheErrorItThrows() {
         let future = Future<Int>(error: TestError("first")).flatMapError { _ in throw TestError("second") }
         #expect(future.result?.error as? TestError == TestError("second"))

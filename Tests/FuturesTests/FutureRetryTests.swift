@@ -98,4 +98,20 @@ struct FutureRetryTests {
         await #expect(throws: CancellationError.self) { try await result.value }
         #expect(flaky.attempts.value == 1)
     }
+
+    @Test func aRetryWhoseOperationReturnsTheRetriedFutureFailsWithFutureCycleAndIsFreed() {
+        let itself = WeakSlot<Future<Int>>()
+        let firstAttempt = Promise<Int>()
+        let attempts = Counter()
+        do {
+            let retried = Future.retry(maxAttempts: 3, backoff: .immediate, clock: TestClock()) { () -> Future<Int> in
+                attempts.increment() == 1 ? firstAttempt : (itself.object ?? Future(value: -1))
+            }
+            itself.object = retried
+            firstAttempt.reject(with: TestError())
+            #expect(retried.result?.error as? FutureCycle == FutureCycle(length: 1))
+        }
+        #expect(attempts.value == 2)
+        #expect(itself.object == nil)
+    }
 }

@@ -58,6 +58,125 @@ struct FutureTests {
         #expect(inner.values == [5])
     }
 
+    @Test func aPromiseCompletedInsideAnObserverRunsItsObserversBeforeCompleteReturns() {
+        let first = Promise<Int>()
+        let second = Promise<Int>()
+        let order = Recorder<String>()
+        second.observe { _ in order.append("second's observer") }
+        first.observe { result in
+            second.complete(with: result)
+            order.append("after second.complete")
+            // Observing a completed future from inside an observer runs the observer at once.
+            second.observe { _ in order.append("registered inside") }
+            order.append("after observe")
+        }
+        first.resolve(with: 1)
+        #expect(order.values == ["second's observer", "after second.complete", "registered inside", "after observe"])
+    }
+
+    /// A million promises, each completed by the observer of the one before, on a thread with a
+    /// 512 KiB stack, which a thousand nested calls used to overflow (100,000 under the
+    /// sanitizers: `FUNCTIONAL_NETWORKING_STRESS_FUTURES`).
+    @Test func aMillionObserversEachCompletingTheNextPromiseCompleteOnASmallStack() async throws {
+        let count = stressCount
+        let last = await onSmallStack {
+            let first = Promise<Int>()
+            var previous = first
+            for _ in 0..<count {
+                let next = Promise<Int>()
+                previous.observe { result in next.complete(with: result.map { $0 + 1 }) }
+                previous = next
+            }
+            first.resolve(with: 0)
+            return previous.result?.success
+        }
+        #expect(try #require(last) == count)
+    }
+
+    /// Each observer registers the next on a future that has completed already, so that each
+    /// would run at once inside the one before.
+    @Test func aMillionObserversEachRegisteredInsideTheOneBeforeRunOnASmallStack() async throws {
+        let count = stressCount
+        let deepest = await onSmallStack {
+            let reached = Counter()
+            @Sendable func observe(_ future: Future<Int>) {
+                future.observe { result in
+                    let value = (try? result.get()) ?? -1
+                    reached.increment()
+                    if value < count {
+                        observe(Future(value: value + 1))
+                    }
+                }
+            }
+            observe(Future(value: 0))
+            return reached.value
+        }
+        #expect(try #require(deepest) == count + 1)
+    }
+
+    @Test func deeplyNestedObserversRunOnceInOrderOnTheCompletingThreadBeforeTheOutermostCompletionReturns()
+        async throws
+    {
+        let outcome = await onSmallStack {
+            let levels = 1_000
+            let runs = Recorder<Int>()
+            let threads = Recorder<ObjectIdentifier>()
+            let first = Promise<Int>()
+            var previous = first
+            for _ in 0..<levels {
+                let next = Promise<Int>()
+                previous.observe { result in
+                    let level = (try? result.get()) ?? -1
+                    runs.append(level)
+                    threads.append(ObjectIdentifier(Thread.current))
+                    next.resolve(with: level + 1)
+                }
+                // A second observer of the same future, which must run after the first.
+                previous.observe { result in runs.append(-((try? result.get()) ?? 0) - 1) }
+                previous = next
+            }
+            first.resolve(with: 0)
+            // Everything ran before `resolve` returned, whatever the depth.
+            let ranBeforeReturn = runs.count == 2 * levels
+            return (ranBeforeReturn, runs.values, Set(threads.values), ObjectIdentifier(Thread.current))
+        }
+        let (ranBeforeReturn, runs, threads, completing) = try #require(outcome)
+        #expect(ranBeforeReturn)
+        #expect(threads == [completing])
+        // Each level's two observers, once each, the first before the second.
+        for level in 0..<1_000 {
+            let first = try #require(runs.firstIndex(of: level))
+            let second = try #require(runs.firstIndex(of: -level - 1))
+            #expect(first < second)
+        }
+        #expect(Set(runs).count == 2_000)
+    }
+
+    /// Each dropped promise's observer holds the next pending promise, so that freeing the first
+    /// frees the others one inside the other (100,000 under the sanitizers).
+    @Test func aMillionDroppedPromisesEachHeldByTheObserverOfTheOneBeforeFailOnASmallStack() async throws {
+        let count = stressCount
+        let failures = await onSmallStack {
+            let broken = Counter()
+            do {
+                let first = Promise<Int>()
+                var previous = first
+                for _ in 0..<count {
+                    let next = Promise<Int>()
+                    previous.observe { result in
+                        withExtendedLifetime(next) {}
+                        if result.error is BrokenPromise {
+                            broken.increment()
+                        }
+                    }
+                    previous = next
+                }
+            }
+            return broken.value
+        }
+        #expect(try #require(failures) == count)
+    }
+
     @Test func cancelRejectsAPendingFutureWithCancellationError() {
         let promise = Promise<Int>()
         #expect(promise.cancel())
@@ -221,6 +340,10 @@ struct FutureTests {
         #expect(promises.allSatisfy { $0.isPending == false })
     }
 }
+
+/// How many futures a stress test makes: a million, or `FUNCTIONAL_NETWORKING_STRESS_FUTURES`
+/// (`.ci/run` sets 100,000 under the sanitizers, which slow the tests tenfold).
+let stressCount = ProcessInfo.processInfo.environment["FUNCTIONAL_NETWORKING_STRESS_FUTURES"].flatMap(Int.init) ?? 1_000_000
 
 /// A reference type to watch being freed.
 final class Box: Sendable {

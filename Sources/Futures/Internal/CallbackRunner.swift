@@ -11,24 +11,35 @@ protocol PendingCallbacks: AnyObject, Sendable {
 }
 
 /// The iterative loop that runs callbacks of completed futures.
+///
+/// Each run of the loop is a level of ``CallbackNesting``: one started inside a callback (an
+/// observer completing another promise) nests, up to ``CallbackNesting/limit`` levels deep;
+/// past that, its future is handed to the innermost level instead.
 @usableFromInline
 struct CallbackRunner: ~Copyable {
     private var top: (any PendingCallbacks)?
-    private var rest: [any PendingCallbacks] = []
+    /// The futures pushed before ``top``; `nil` until there are some, so that a runner that
+    /// never holds two has no array to free.
+    private var rest: [any PendingCallbacks]?
 
-    private init() {}
+    @usableFromInline init() {}
 
     @usableFromInline
     mutating func push(_ pending: any PendingCallbacks) {
         if let top {
-            rest.append(top)
+            if rest == nil {
+                rest = [top]
+            } else {
+                rest?.append(top)
+            }
         }
         top = pending
     }
 
-    private mutating func pop() -> (any PendingCallbacks)? {
+    @usableFromInline
+    mutating func pop() -> (any PendingCallbacks)? {
         let next = top
-        top = rest.popLast()
+        top = rest?.popLast()
         return next
     }
 
@@ -37,20 +48,36 @@ struct CallbackRunner: ~Copyable {
     /// its callbacks directly.
     @usableFromInline
     static func drain<Value>(completed future: Future<Value>) {
+        let nesting = CallbackNesting.current
+        let depth = nesting.depth
+        guard depth < CallbackNesting.limit - 1 else {
+            nesting.runAtLimit(future)
+            return
+        }
+        nesting.depth = depth + 1
         var runner = CallbackRunner()
         future.runCallbacks(into: &runner)
         while let next = runner.pop() {
             next.runCallbacks(into: &runner)
         }
+        nesting.depth = depth
     }
 
     /// Runs the callbacks of `first` and of every future they complete, without recursion.
     @usableFromInline
     static func drain(_ first: any PendingCallbacks) {
+        let nesting = CallbackNesting.current
+        let depth = nesting.depth
+        guard depth < CallbackNesting.limit - 1 else {
+            nesting.runAtLimit(first)
+            return
+        }
+        nesting.depth = depth + 1
         var runner = CallbackRunner()
         runner.push(first)
         while let next = runner.pop() {
             next.runCallbacks(into: &runner)
         }
+        nesting.depth = depth
     }
 }

@@ -217,4 +217,17 @@ struct FuturesAndPromisesSamplesTests {
 
         #expect(try await end.value(within: .seconds(30)) == 100_000)
     }
+
+    @Test func aChainOfAHundredThousandObserversCompletingPromisesCompletesWithoutOverflowingTheStack() async throws {
+        let first = Promise<Int>()
+        var last = first
+        for _ in 0..<100_000 {
+            let next = Promise<Int>()
+            last.observe { result in next.complete(with: result.map { $0 + 1 }) }
+            last = next
+        }
+        first.resolve(with: 0)  // completes all 100 000 promises; last's value is 100 000
+
+        #expect(try await last.value(within: .seconds(30)) == 100_000)
+    }
 }

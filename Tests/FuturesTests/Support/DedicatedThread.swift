@@ -46,3 +46,32 @@ actor HeavyWork {
         return result
     }
 }
+
+/// Runs `body` on a new thread with a stack of `stackSize` bytes (512 KiB unless told), one heavy
+/// test at a time, and waits for it at most `timeout`: `nil` when it has not returned by then.
+///
+/// The wait is a semaphore's with a deadline, on a Dispatch thread rather than the test's own,
+/// so that a body that hangs fails the test instead of hanging the run (its thread is left
+/// behind).
+func onSmallStack<T: Sendable>(
+    stackSize: Int = 512 * 1024,
+    timeout: DispatchTimeInterval = .seconds(120),
+    _ body: @escaping @Sendable () -> T
+) async -> T? {
+    await HeavyWork.gate.run {
+        await withCheckedContinuation { continuation in
+            let outcome = Slot<T>()
+            let finished = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                outcome.value = body()
+                finished.signal()
+            }
+            thread.stackSize = stackSize
+            thread.start()
+            DispatchQueue.global().async {
+                let inTime = finished.wait(timeout: .now() + timeout) == .success
+                continuation.resume(returning: inTime ? outcome.value : nil)
+            }
+        }
+    }
+}

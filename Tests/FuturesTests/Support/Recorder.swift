@@ -75,3 +75,34 @@ extension Result {
 func isCancellation(_ result: Result<some Any, any Error>?) -> Bool {
     result?.error is CancellationError
 }
+
+/// One value shared across threads, or none.
+final class Slot<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: Value?
+
+    init(_ value: Value? = nil) {
+        storage = value
+    }
+
+    var value: Value? {
+        get { lock.withLock { storage } }
+        set { lock.withLock { storage = newValue } }
+    }
+}
+
+/// A weak reference to an object, shared across threads: a future that a closure must reach
+/// without keeping it alive.
+final class WeakSlot<Object: AnyObject>: @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var storage: Object?
+
+    init(_ object: Object? = nil) {
+        storage = object
+    }
+
+    var object: Object? {
+        get { lock.withLock { storage } }
+        set { lock.withLock { storage = newValue } }
+    }
+}
