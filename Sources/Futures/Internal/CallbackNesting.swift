@@ -2,13 +2,10 @@
 import Darwin
 #elseif canImport(Glibc)
 import Glibc
-import Synchronization
 #elseif canImport(Musl)
 import Musl
-import Synchronization
 #elseif canImport(Android)
 import Android
-import Synchronization
 #endif
 
 /// How deep runs of callbacks nest on the calling thread, and the work deferred past the limit,
@@ -185,49 +182,10 @@ struct CallbackNesting {
         return key
     }
 
-    #if canImport(Darwin)
     /// The thread-specific key under which each thread keeps its state.
     @inlinable static var key: pthread_key_t { callbackNestingKey }
-    #else
-    /// The thread-specific key under which each thread keeps its state, made on first use.
-    ///
-    /// Read from ``callbackNestingKeySlot``, not from a global constant: on Linux every read of
-    /// a global constant made at run time calls `swift_once`, about ten instructions more per
-    /// completed future, where this is one load.
-    @inlinable static var key: pthread_key_t {
-        let stored = callbackNestingKeySlot.load(ordering: .acquiring)
-        guard stored != 0 else {
-            return storeKey()
-        }
-        return pthread_key_t(truncatingIfNeeded: stored &- 1)
-    }
-
-    /// Makes the key and stores it in ``callbackNestingKeySlot``, once: a thread that loses the
-    /// race to store it deletes its own and uses the winner's.
-    @usableFromInline @inline(never)
-    static func storeKey() -> pthread_key_t {
-        let made = makeKey()
-        let (stored, winner) = callbackNestingKeySlot.compareExchange(
-            expected: 0,
-            desired: UInt64(made) &+ 1,
-            ordering: .acquiringAndReleasing
-        )
-        guard !stored else {
-            return made
-        }
-        pthread_key_delete(made)
-        return pthread_key_t(truncatingIfNeeded: winner &- 1)
-    }
-    #endif
 }
 
-#if canImport(Darwin)
 /// The thread-specific key under which each thread keeps its ``CallbackNesting``; its
 /// destructor frees a thread's state when the thread exits. Made once, and never changed.
 @usableFromInline let callbackNestingKey = CallbackNesting.makeKey()
-#else
-/// The thread-specific key under which each thread keeps its ``CallbackNesting``, plus one;
-/// 0 until the first thread that runs a callback makes it (see ``CallbackNesting/key``). Set
-/// once, and never changed after.
-@usableFromInline let callbackNestingKeySlot = Atomic<UInt64>(0)
-#endif
