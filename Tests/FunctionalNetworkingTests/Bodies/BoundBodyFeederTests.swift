@@ -230,4 +230,16 @@ struct BoundBodyFeederTests {
         #expect(reading.isOver && openDescriptors(of: file) ?? 0 == 0)
         withExtendedLifetime(reader) {}
     }
+
+    @Test func linuxHasNoBoundPairSoBodiesStreamSynchronouslyThere() throws {
+        let file = try URLRequestBodyTests.temporaryFile(count: 10)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let (stream, _) = StreamedBody.file(file).makeStream()
+        #if canImport(FoundationNetworking)
+        #expect(BoundBodyFeeder.boundStream(reading: BodyReading(segments: [])) == nil)
+        #expect(stream is BodyStream)
+        #else
+        #expect(!(stream is BodyStream))
+        #endif
+    }
 }
