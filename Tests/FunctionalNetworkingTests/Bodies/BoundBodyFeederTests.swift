@@ -20,10 +20,17 @@ struct BoundBodyFeederTests {
         private var runLoop: RunLoop?
         private weak var assignedDelegate: (any StreamDelegate)?
         private lazy var relay = EventRelay(self)
+        private var limit = Int.max
+        private var closeCount = 0
+
         /// How many bytes it holds before it has no space.
-        var capacity = Int.max
+        var capacity: Int {
+            get { lock.withLock { limit } }
+            set { lock.withLock { limit = newValue } }
+        }
+
         /// How many times it was closed.
-        private(set) var closings = 0
+        var closings: Int { lock.withLock { closeCount } }
 
         override var delegate: (any StreamDelegate)? {
             get { assignedDelegate }
@@ -42,17 +49,17 @@ struct BoundBodyFeederTests {
         override func close() {
             lock.withLock {
                 status = .closed
-                closings += 1
+                closeCount += 1
             }
         }
 
-        override var hasSpaceAvailable: Bool { lock.withLock { held.count < capacity } }
+        override var hasSpaceAvailable: Bool { lock.withLock { held.count < limit } }
 
         override func write(_ buffer: UnsafePointer<UInt8>, maxLength length: Int) -> Int {
             let (count, space) = lock.withLock { () -> (Int, Bool) in
-                let count = min(length, capacity - held.count)
+                let count = min(length, limit - held.count)
                 held.append(buffer, count: count)
-                return (count, held.count < capacity)
+                return (count, held.count < limit)
             }
             if space { signal(.hasSpaceAvailable) }
             return count
@@ -84,9 +91,9 @@ struct BoundBodyFeederTests {
         /// Tells its delegate of `event`, from its run loop: a timer, which wakes the run loop
         /// from any thread.
         func signal(_ event: Stream.Event) {
-            guard let runLoop = lock.withLock({ runLoop }) else { return }
-            let relay = relay
-            runLoop.add(Timer(fire: Date(), interval: 0, repeats: false) { _ in relay.deliver(event) }, forMode: .default)
+            let (scheduled, carrier) = lock.withLock { () -> (RunLoop?, EventRelay) in (runLoop, relay) }
+            guard let scheduled else { return }
+            scheduled.add(Timer(fire: Date(), interval: 0, repeats: false) { _ in carrier.deliver(event) }, forMode: .default)
         }
 
         fileprivate func deliver(_ event: Stream.Event) {

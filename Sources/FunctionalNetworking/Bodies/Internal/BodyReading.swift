@@ -23,21 +23,28 @@ final class BodyReading: @unchecked Sendable {
 
     /// Where a reading is.
     private enum State {
+        /// Under way.
         case reading
+        /// Read to its end.
         case whole
+        /// Stopped by a file that could not be read.
         case failed(BodyError)
+        /// Stopped by ``end()``.
         case ended
     }
 
     private let lock = NSLock()
     private let segments: [BodySegment]
+    /// The segment being read, and how far into it (for bytes in memory).
     private var index = 0
     private var offset = 0
+    /// The file of the segment being read, open while it is read.
     private var file: FileHandle?
     private var state = State.reading
     /// The caller of ``failure()`` waiting for the reading to be over.
     private var waiter: CheckedContinuation<Void, any Error>?
 
+    /// A reading of `segments` from the start; nothing is opened until the first read.
     init(segments: [BodySegment]) {
         self.segments = segments
     }

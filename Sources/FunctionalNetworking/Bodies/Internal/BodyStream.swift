@@ -30,17 +30,23 @@ final class BodyStream: InputStream, StreamDelegate {
     /// The bytes, and the state shared with the sender.
     let reading: BodyReading
     private var status = Stream.Status.notOpen
+    /// Why the stream failed: the reading's ``BodyError``, or `CancellationError` when the
+    /// sender ended the reading first.
     private var failure: (any Error)?
+    /// The delegate set, if any; held weakly, as NSStream.h says.
     private weak var assignedDelegate: (any StreamDelegate)?
     /// The run loops and modes the stream is scheduled in.
     private var schedules: [(runLoop: RunLoop, mode: RunLoop.Mode)] = []
+    /// Carries the events into the blocks the run loops perform.
     private lazy var relay = EventRelay(self)
 
+    /// A stream of the bytes `reading` gives, not yet open.
     init(reading: BodyReading) {
         self.reading = reading
         super.init(data: Data())
     }
 
+    /// Opens the stream; scheduled, it tells its delegate that it opened and has bytes.
     override func open() {
         guard status == .notOpen else { return }
         status = .open
@@ -48,6 +54,7 @@ final class BodyStream: InputStream, StreamDelegate {
         post(.hasBytesAvailable)
     }
 
+    /// Closes the stream and ends its reading, which closes the file being read.
     override func close() {
         reading.end()
         status = .closed
@@ -59,8 +66,10 @@ final class BodyStream: InputStream, StreamDelegate {
         set { assignedDelegate = newValue }
     }
 
+    /// Not open, open, at its end, closed, or failed.
     override var streamStatus: Stream.Status { status }
 
+    /// Why the stream failed, once it has.
     override var streamError: (any Error)? { failure }
 
     /// True while the stream is open and not at its end: the next read gives bytes, the end,
@@ -69,6 +78,9 @@ final class BodyStream: InputStream, StreamDelegate {
         status == .open
     }
 
+    /// Copies up to `maxLength` next bytes of the body into `buffer`: how many, 0 at the end,
+    /// or -1 when the stream failed (its ``streamError`` says why) or is not open. A failed
+    /// read never gives 0, which would end the body cut short as if whole.
     override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
         guard status == .open else { return status == .atEnd ? 0 : -1 }
         switch reading.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max(0, maxLength))) {
@@ -88,6 +100,7 @@ final class BodyStream: InputStream, StreamDelegate {
         }
     }
 
+    /// The stream has no buffer of its own to lend: always `false`, as NSStream.h allows.
     override func getBuffer(
         _ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, length: UnsafeMutablePointer<Int>
     ) -> Bool {
@@ -122,6 +135,7 @@ final class BodyStream: InputStream, StreamDelegate {
     /// The stream as its own delegate: nothing to do.
     func stream(_ aStream: Stream, handle eventCode: Stream.Event) {}
 
+    /// Records `error` as the stream's failure and tells the delegate.
     private func fail(with error: any Error) {
         status = .error
         failure = error
@@ -154,6 +168,7 @@ private final class EventRelay: @unchecked Sendable {
     private let lock = NSLock()
     private weak var stream: BodyStream?
 
+    /// A relay to `stream`.
     init(_ stream: BodyStream) {
         self.stream = stream
     }

@@ -38,6 +38,7 @@ final class BoundBodyFeeder: NSObject, StreamDelegate, @unchecked Sendable {
     /// The name of a feeder's thread.
     static let threadName = "FN body feeder"
 
+    /// The body being written.
     private let reading: BodyReading
     // The output, the reader, the buffer and what is pending in it are touched on the feeder's
     // thread only, once it has started.
@@ -113,6 +114,7 @@ final class BoundBodyFeeder: NSObject, StreamDelegate, @unchecked Sendable {
         lock.withLock { threadRunning = false }
     }
 
+    /// Whether the feeder has finished (its thread may still be winding down).
     private var isFinished: Bool {
         lock.withLock { finished }
     }

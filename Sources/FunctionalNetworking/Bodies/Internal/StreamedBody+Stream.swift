@@ -52,11 +52,13 @@ final class StreamedBodyStreams: @unchecked Sendable {
     /// The one table.
     static let shared = StreamedBodyStreams()
 
+    /// A stream, held weakly, with its body and feeder.
     private final class Entry {
         weak var stream: InputStream?
         let body: StreamedBody
         let feeder: BoundBodyFeeder?
 
+        /// An entry for `stream`.
         init(stream: InputStream, body: StreamedBody, feeder: BoundBodyFeeder?) {
             self.stream = stream
             self.body = body
@@ -65,6 +67,7 @@ final class StreamedBodyStreams: @unchecked Sendable {
     }
 
     private let lock = NSLock()
+    /// The entries, by the identity of their streams.
     private var entries: [ObjectIdentifier: Entry] = [:]
     /// The number of entries at which the next add removes the gone ones.
     private var sweepAt = 64
