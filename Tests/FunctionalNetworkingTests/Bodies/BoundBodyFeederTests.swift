@@ -11,7 +11,8 @@ import Testing
 struct BoundBodyFeederTests {
     /// The output of a bound pair as the feeder sees it: it holds up to ``capacity`` bytes until
     /// ``take()`` empties it, and tells its delegate when it has space (after opening, after a
-    /// write that left space, after a take) from the run loop it is scheduled on.
+    /// write that left space, after a take) from the run loop it is scheduled on. It adds no
+    /// source to the run loop, so it also checks that the feeder neither spins nor stalls then.
     final class PairOutput: OutputStream {
         private let lock = NSLock()
         private var held = Data()
@@ -88,12 +89,12 @@ struct BoundBodyFeederTests {
         /// How many bytes it holds.
         var heldCount: Int { lock.withLock { held.count } }
 
-        /// Tells its delegate of `event`, from its run loop: a timer, which wakes the run loop
-        /// from any thread.
+        /// Tells its delegate of `event`, from its run loop: a block the run loop performs on its
+        /// next pass (a real stream's source would wake it; the feeder looks at least every
+        /// watch interval). Not a timer: corelibs' block timers leak.
         func signal(_ event: Stream.Event) {
             let (scheduled, carrier) = lock.withLock { () -> (RunLoop?, EventRelay) in (runLoop, relay) }
-            guard let scheduled else { return }
-            scheduled.add(Timer(fire: Date(), interval: 0, repeats: false) { _ in carrier.deliver(event) }, forMode: .default)
+            scheduled?.perform(inModes: [.default]) { carrier.deliver(event) }
         }
 
         fileprivate func deliver(_ event: Stream.Event) {

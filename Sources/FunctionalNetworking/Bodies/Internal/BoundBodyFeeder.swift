@@ -95,20 +95,20 @@ final class BoundBodyFeeder: NSObject, StreamDelegate, @unchecked Sendable {
         let runLoop = RunLoop.current
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 1)
         self.buffer = buffer
-        // A timer that never fires keeps the run loop from returning at once for want of
-        // sources, whatever the output does.
-        let keepAlive = Timer(fire: .distantFuture, interval: 0, repeats: false) { _ in }
-        runLoop.add(keepAlive, forMode: .default)
         output.delegate = self
         output.schedule(in: runLoop, forMode: .default)
         output.open()
         while !isFinished {
-            _ = runLoop.run(mode: .default, before: Date(timeIntervalSinceNow: Self.watchInterval))
+            // The scheduled output is the run loop's source: the run sleeps until an event or
+            // the watch interval. Were the mode empty, the run would return at once: sleeping
+            // then keeps the loop from spinning.
+            if !runLoop.run(mode: .default, before: Date(timeIntervalSinceNow: Self.watchInterval)) {
+                Thread.sleep(forTimeInterval: Self.watchInterval)
+            }
             watch()
         }
         output.remove(from: runLoop, forMode: .default)
         output.delegate = nil
-        keepAlive.invalidate()
         self.buffer = nil
         buffer.deallocate()
         lock.withLock { threadRunning = false }
