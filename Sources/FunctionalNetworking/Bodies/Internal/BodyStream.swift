@@ -29,6 +29,9 @@ import Foundation
 final class BodyStream: InputStream, StreamDelegate {
     /// The bytes, and the state shared with the sender.
     let reading: BodyReading
+    /// The body the stream was made from, when the package made it from one: how a request's
+    /// stream is known again, to be made anew for each send and shown in descriptions.
+    let body: StreamedBody?
     private var status = Stream.Status.notOpen
     /// Why the stream failed: the reading's ``BodyError``, or `CancellationError` when the
     /// sender ended the reading first.
@@ -40,9 +43,10 @@ final class BodyStream: InputStream, StreamDelegate {
     /// Carries the events into the blocks the run loops perform.
     private lazy var relay = EventRelay(self)
 
-    /// A stream of the bytes `reading` gives, not yet open.
-    init(reading: BodyReading) {
+    /// A stream of the bytes `reading` gives, made from `body`; not yet open.
+    init(reading: BodyReading, body: StreamedBody? = nil) {
         self.reading = reading
+        self.body = body
         super.init(data: Data())
     }
 

@@ -15,33 +15,30 @@ extension StreamedBody {
     }
 
     /// A new, unread stream of this body and the reading behind it. On Apple platforms, the
-    /// input of a bound pair fed from the reading on a thread of its own (``BoundBodyFeeder``);
-    /// on Linux, a ``BodyStream`` read synchronously. ``of(_:)`` knows the stream as this
-    /// body's, for as long as it lives.
+    /// input of a bound pair fed from the reading on a thread of its own (``BoundBodyFeeder``),
+    /// recorded in ``StreamedBodyStreams/shared``; on Linux, a ``BodyStream`` read
+    /// synchronously, which carries its body. ``of(_:)`` knows the stream as this body's.
     func makeStream() -> (stream: InputStream, reading: BodyReading) {
         let reading = BodyReading(segments: segments)
-        let stream: InputStream
-        let feeder: BoundBodyFeeder?
-        if let bound = BoundBodyFeeder.boundStream(reading: reading) {
-            (stream, feeder) = (bound.input, bound.feeder)
-        } else {
-            (stream, feeder) = (BodyStream(reading: reading), nil)
+        guard let bound = BoundBodyFeeder.boundStream(reading: reading) else {
+            return (BodyStream(reading: reading, body: self), reading)
         }
-        StreamedBodyStreams.shared.add(stream, of: self, keeping: feeder)
-        return (stream, reading)
+        StreamedBodyStreams.shared.add(bound.input, of: self, keeping: bound.feeder)
+        return (bound.input, reading)
     }
 
     /// The body `stream` streams, when the package made the stream (with ``makeStream()``).
     static func of(_ stream: InputStream?) -> StreamedBody? {
-        stream.flatMap(StreamedBodyStreams.shared.body(of:))
+        guard let stream else { return nil }
+        if let stream = stream as? BodyStream { return stream.body }
+        return StreamedBodyStreams.shared.body(of: stream)
     }
 }
 
-/// The streams the package made for streamed bodies, each with its body: how a request's body
-/// stream is known again, to be made anew for each send and shown in descriptions and cURL
-/// commands. On Apple platforms the stream is the input of a bound pair, a class of
-/// Foundation's own, so the body cannot travel in the stream's class; the table keeps it
-/// beside.
+/// The bound-pair inputs the package made for streamed bodies (on Apple platforms), each with
+/// its body: how a request's body stream is known again, to be made anew for each send and
+/// shown in descriptions and cURL commands. The input is a stream of Foundation's own class,
+/// so the body cannot travel in it, as it does in a ``BodyStream``; the table keeps it beside.
 ///
 /// An entry holds its stream weakly and goes once the stream is gone: the entries of gone
 /// streams are swept as streams are added, so the table holds at most 64 entries or twice the
@@ -49,7 +46,7 @@ extension StreamedBody {
 /// It keeps the stream's ``BoundBodyFeeder`` until then: a feeder's output must outlive the
 /// reader of its pair.
 final class StreamedBodyStreams: @unchecked Sendable {
-    /// The one table.
+    /// The table of the package's bound-pair inputs.
     static let shared = StreamedBodyStreams()
 
     /// A stream, held weakly, with its body and feeder.
