@@ -23,9 +23,9 @@ import Foundation
 /// each read that did not reach the end), that it reached the end, or that it failed, so a
 /// run-loop consumer reads it as it reads a file stream.
 ///
-/// Used as `NSStream` says: from one thread at a time, the one whose run loop it is scheduled
-/// on when it is scheduled. ``close()`` and the package's end of the send may come from other
-/// threads: they go to the reading, whose lock makes them safe.
+/// Used as streams are: from one thread at a time (when scheduled, the one whose run loop it is
+/// scheduled on). The package's end of a send may come from another thread while URLSession
+/// still reads: it goes to the reading, whose lock makes it safe.
 final class BodyStream: InputStream, StreamDelegate {
     /// The bytes, and the state shared with the sender.
     let reading: BodyReading

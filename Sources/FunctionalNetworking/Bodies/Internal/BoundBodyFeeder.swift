@@ -6,9 +6,12 @@ import Foundation
 ///
 /// Why a bound pair there: CFNetwork reads a body stream through CFStream, scheduled on its own
 /// run loop, and "the request will take over the stream's delegate" (NSURLRequest.h,
-/// `HTTPBodyStream`). A subclass of `NSInputStream` only has the methods NSStream.h lists, and
-/// CFNetwork drives a stream through more than those (the "only defined for abstract class"
-/// crash and stalled uploads other projects met came from that). The pair that
+/// `HTTPBodyStream`, which also asks for an unopened stream). A subclass of `NSInputStream`
+/// receives those calls through CFStream's toll-free bridging: `-propertyForKey:` (leaving it
+/// out is the "only defined for abstract class" crash other projects met) and, as those
+/// projects found, undocumented bridged methods besides (AFNetworking implements
+/// `_scheduleInCFRunLoop:forMode:` and `_setCFClientFlags:callback:context:`; without them,
+/// uploads stall), which no header documents. The pair that
 /// `+[NSStream getBoundStreamsWithBufferSize:inputStream:outputStream:]` makes (NSStream.h,
 /// `NSStreamBoundPairCreationExtensions`) is a stream of Foundation's own, which CFNetwork reads
 /// as it reads any; and the feeding side uses only the documented `NSOutputStream` contract:
