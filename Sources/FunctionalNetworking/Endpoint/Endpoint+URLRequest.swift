@@ -38,12 +38,9 @@ extension Endpoint {
         for (name, values) in headers.grouped() {
             request.setValue(values.joined(separator: ", "), forHTTPHeaderField: name)
         }
-        switch streamedBody {
-        case .multipart(let form):
-            request.httpBodyStream = ReplayableBodyStream(segments: form.segments(), form: form)
-        case .file(let url):
-            request.httpBodyStream = ReplayableBodyStream(segments: [.file(url)])
-        case nil:
+        if let streamedBody {
+            request.httpBodyStream = streamedBody.makeStream().stream
+        } else {
             request.httpBody = body
         }
         return request

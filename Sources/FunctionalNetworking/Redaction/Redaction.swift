@@ -193,7 +193,7 @@ public struct Redaction: Sendable, Hashable {
         lines += headers.map { "\($0.key): \(redactedValue($0.value, ofHeader: $0.key))" }
         if let body = request.httpBody, !body.isEmpty {
             lines.append("(body: \(body.count) bytes)")
-        } else if let form = (request.httpBodyStream as? ReplayableBodyStream)?.form {
+        } else if let form = StreamedBody.of(request.httpBodyStream)?.form {
             lines.append(
                 "(body: a multipart form: \(form.parts.map { part in part.filename.map { "\(part.name) (file \($0))" } ?? part.name }.joined(separator: ", ")))"
             )

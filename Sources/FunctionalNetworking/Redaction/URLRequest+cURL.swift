@@ -51,7 +51,7 @@ extension URLRequest {
             let shown = redaction.redactedValue(value, ofHeader: name)
             arguments += ["-H", CURLQuoting.quoted(shown.isEmpty ? "\(name);" : "\(name): \(shown)")]
         }
-        if let form = (httpBodyStream as? ReplayableBodyStream)?.form {
+        if let form = StreamedBody.of(httpBodyStream)?.form {
             arguments += CURLQuoting.formArguments(form, redaction: redaction)
         } else if let body = httpBody {
             if let text = String(data: body, encoding: .utf8), !text.contains("\0") {

@@ -1,14 +1,16 @@
 import Foundation
-import FunctionalNetworking
 import FunctionalNetworkingTesting
 import Testing
+
+@testable import FunctionalNetworking
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// Streamed bodies end to end: what the server records, byte for byte, every time the request
-/// is sent.
+/// is sent; a fresh stream for each send, ended after it; a file that fails mid-send named in
+/// the error; nothing left open by a cancelled upload.
 @Suite("URLRequest bodies")
 struct URLRequestBodyTests {
     /// A file of `count` bytes of ``DownloadTests/pattern(_:)``; the test removes it.
@@ -131,5 +133,122 @@ struct URLRequestBodyTests {
         #expect(!curl.contains("hunter2"))
         let described = Redaction.default.describe(request)
         #expect(described.hasSuffix("(body: a multipart form: title, password, photo (file p.jpg), blob (file b.bin))"))
+    }
+
+    /// The bytes of `stream`, read until its end or its failure; and whether it failed.
+    static func readWhole(_ stream: InputStream) -> (Data, failed: Bool) {
+        stream.open()
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            guard count > 0 else { return (data, count < 0) }
+            data.append(contentsOf: buffer.prefix(count))
+        }
+    }
+
+    @Test func eachSendReadsAFreshStreamOfTheSameBody() async throws {
+        var form = MultipartFormData()
+        form.append("Ada", named: "name")
+        var request = URLRequest(url: URL(string: "http://127.0.0.1/upload")!)
+        request.httpMethod = "POST"
+        try request.setBody(form)
+        let original = ObjectIdentifier(try #require(request.httpBodyStream))
+        let expected = try form.encoded()
+        let body = StreamedBody.multipart(form)
+        for _ in 0..<2 {
+            let (fresh, sameBody, bytes) = try await request.sendingFreshBody { sent in
+                let stream = try #require(sent.httpBodyStream)
+                return (ObjectIdentifier(stream) != original, StreamedBody.of(stream) == body, Self.readWhole(stream).0)
+            }
+            #expect(fresh && sameBody && bytes == expected)
+        }
+        #expect(StreamedBody.of(request.httpBodyStream) == body)
+    }
+
+    @Test func aRequestWithoutAStreamedBodyIsSentAsItIs() async throws {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1/upload")!)
+        request.httpBodyStream = InputStream(data: Data("raw".utf8))
+        let original = ObjectIdentifier(try #require(request.httpBodyStream))
+        let same = try await request.sendingFreshBody { sent in sent.httpBodyStream.map(ObjectIdentifier.init) == original }
+        #expect(same)
+    }
+
+    @Test func aSendStillWaitingForTheRestOfABodyWhoseFileFailedIsCancelledWithTheFilesName() async throws {
+        let file = try Self.temporaryFile(count: 1_000)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var form = MultipartFormData()
+        form.appendFile(at: file, named: "f")
+        var request = URLRequest(url: URL(string: "http://127.0.0.1/upload")!)
+        request.httpMethod = "POST"
+        try request.setBody(form)
+        let started = ContinuousClock.now
+        // As CFNetwork does when a bound pair's writer stops: it waits for more of the body.
+        let error = await #expect(throws: BodyError.self) {
+            try await request.sendingFreshBody { sent in
+                try FileManager.default.removeItem(at: file)
+                _ = Self.readWhole(try #require(sent.httpBodyStream))
+                try await Task.sleep(for: .seconds(60))
+            }
+        }
+        #expect(error == .unreadableFile(file.path, reason: "it does not exist or cannot be read"))
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test func aSendThatFailsOnABodyWhoseFileFailedFailsWithTheFilesName() async throws {
+        let file = try Self.temporaryFile(count: 1_000)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var request = URLRequest(url: URL(string: "http://127.0.0.1/upload")!)
+        try request.setBody(contentsOf: file)
+        // As Linux's URLSession does when a read fails: the transfer fails.
+        let error = await #expect(throws: BodyError.self) {
+            try await request.sendingFreshBody { sent in
+                try FileManager.default.removeItem(at: file)
+                let (_, failed) = Self.readWhole(try #require(sent.httpBodyStream))
+                #expect(failed)
+                throw URLError(.cannotWriteToFile)
+            }
+        }
+        #expect(error == .unreadableFile(file.path, reason: "it does not exist or cannot be read"))
+    }
+
+    @Test func aFileRemovedWhileTheBodyIsSentFailsTheRequestNamingIt() async throws {
+        let server = try LoopbackServer(bodyRecording: .digestOnly) { _ in .status(204) }
+        defer { server.stop() }
+        let folder = try DownloadTests.Folder()
+        let (first, _) = try EndpointBodiesTests.largeFile(mebibytes: 64, in: folder)
+        let second = folder.file("second.bin")
+        try Data("second".utf8).write(to: second)
+        var form = MultipartFormData()
+        form.appendFile(at: first, named: "first")
+        form.appendFile(at: second, named: "second")
+        var request = URLRequest(url: server.url(for: "/upload"))
+        request.httpMethod = "POST"
+        try request.setBody(form)
+        let transport = makeTestSession().transport
+        let upload = Task { try await transport(request) }
+        // The first file is being sent: the second is removed before the body reaches it.
+        try await waitUntil("the first file is open") { openDescriptors(of: first) ?? 1 > 0 }
+        try FileManager.default.removeItem(at: second)
+        let error = await #expect(throws: BodyError.self) { _ = try await upload.value }
+        #expect(error == .unreadableFile(second.path, reason: "it does not exist or cannot be read"))
+        try await waitUntil(within: .seconds(5), "no file of the body is open") { openDescriptors(of: first) ?? 0 == 0 }
+    }
+
+    @Test func aCancelledUploadLeavesNoFileOpen() async throws {
+        let server = try LoopbackServer(bodyRecording: .digestOnly) { _ in .status(204) }
+        defer { server.stop() }
+        let folder = try DownloadTests.Folder()
+        let (file, _) = try EndpointBodiesTests.largeFile(mebibytes: 100, in: folder)
+        #expect(openDescriptors(of: file) ?? 0 == 0)
+        var request = URLRequest(url: server.url(for: "/upload"))
+        request.httpMethod = "PUT"
+        try request.setBody(contentsOf: file)
+        let transport = makeTestSession().transport
+        let upload = Task { try await transport(request) }
+        try await waitUntil("the file is being sent") { openDescriptors(of: file) ?? 1 == 1 }
+        upload.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await upload.value }
+        try await waitUntil(within: .seconds(5), "the file is closed") { openDescriptors(of: file) ?? 0 == 0 }
     }
 }

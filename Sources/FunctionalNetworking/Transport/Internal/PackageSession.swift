@@ -60,7 +60,7 @@ final class PackageSession: Sendable {
         while true {
             try WireCheck.request(current)  // every hop: a redirect policy may return any request
             // A streamed body is read once: each hop and each retry sends a fresh copy.
-            let (data, response) = try await delegate.send(try current.withFreshBodyStream(), on: session, limit: limit)
+            let (data, response) = try await current.sendingFreshBody { [self] in try await delegate.send($0, on: session, limit: limit) }
             hop += 1
             guard let http = response as? HTTPURLResponse,
                 let redirect = Redirect(response: http, to: current, hop: hop, secretHeaderNames: policy.secretHeaderNames)

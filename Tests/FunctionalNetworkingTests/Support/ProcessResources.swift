@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// How many of the process's open file descriptors refer to the file at `url`, from
+/// `/proc/self/fd` (Linux); `nil` where there is no `/proc`.
+func openDescriptors(of url: URL) -> Int? {
+    let folder = "/proc/self/fd"
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+    let path = url.resolvingSymlinksInPath().path
+    return names.count { name in
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)")) == path
+    }
+}
+
+/// The ids of the process's threads named `name`, from `/proc/self/task` (Linux); `nil` where
+/// there is no `/proc`.
+func threads(named name: String) -> [String]? {
+    let folder = "/proc/self/task"
+    guard let ids = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+    return ids.filter { id in
+        let comm = try? String(contentsOfFile: "\(folder)/\(id)/comm", encoding: .utf8)
+        return comm?.trimmingCharacters(in: .newlines) == name
+    }
+}
+
+/// The processor time thread `id` has used, user and system, in clock ticks, from
+/// `/proc/self/task/<id>/stat`; `nil` once the thread is gone or where there is no `/proc`.
+func processorTicks(ofThread id: String) -> Int? {
+    guard let stat = try? String(contentsOfFile: "/proc/self/task/\(id)/stat", encoding: .utf8),
+        let end = stat.lastIndex(of: ")")
+    else { return nil }
+    // After the name in parentheses: state is field 3, utime and stime are fields 14 and 15.
+    let fields = stat[stat.index(after: end)...].split(separator: " ")
+    guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+    return user + system
+}
+
+/// Waits until `condition` holds, looking every 10 ms, and fails the test when it still does
+/// not after `limit`.
+func waitUntil(
+    within limit: Duration = .seconds(10), _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + limit
+    while !condition() {
+        try #require(ContinuousClock.now < deadline, "Timed out after \(limit) waiting until \(what)", sourceLocation: sourceLocation)
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
