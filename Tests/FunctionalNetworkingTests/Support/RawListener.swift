@@ -35,32 +35,14 @@ final class RawListener: @unchecked Sendable {
     ///
     /// - Parameter answer: The bytes to answer request head `index` with, `nil` to close.
     init(answer: @escaping @Sendable (_ index: Int) -> Data?) throws {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw Failure(description: "socket failed: errno \(errno)") }
-        var address = sockaddr_in()
-        #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound, listen(descriptor, 16) == 0 else {
+        let (descriptor, port) = try bindLoopbackSocket()
+        guard listen(descriptor, 16) == 0 else {
             let code = errno
             close(descriptor)
-            throw Failure(description: "bind, getsockname or listen failed: errno \(code)")
+            throw Failure(description: "listen failed: errno \(code)")
         }
         self.descriptor = descriptor
-        self.port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         self.answer = answer
         threads.enter()
         Thread { [self] in

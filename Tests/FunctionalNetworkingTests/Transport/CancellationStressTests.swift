@@ -83,14 +83,22 @@ struct CancellationStressTests {
     }
 
     static func cancelTasks(_ server: LoopbackServer, _ outcomes: StressOutcomes) async throws {
-        let transports = sessions.map(\.transport)
+        try await cancelEach(through: sessions.map(\.transport), server, outcomes) { task in task.cancel() }
+    }
+
+    /// Sends each request in a task of its own through the transports in turn, and after the
+    /// pause calls `cancel` with that task.
+    static func cancelEach(
+        through transports: [Transport], _ server: LoopbackServer, _ outcomes: StressOutcomes,
+        _ cancel: (Task<(Data, URLResponse), any Error>) -> Void
+    ) async throws {
         for index in 0..<count {
             let request = URLRequest(url: server.url(for: path(index)))
-            let transport = transports[index % 3]
+            let transport = transports[index % transports.count]
             let task = Task { try await transport(request) }
             outcomes.started += 1
             try await pause(index)
-            task.cancel()
+            cancel(task)
             outcomes.record(await task.result)
         }
     }
@@ -109,15 +117,8 @@ struct CancellationStressTests {
 
     static func cancelInScope(_ server: LoopbackServer, _ outcomes: StressOutcomes) async throws {
         let scope = CancellationScope()
-        let transports = sessions.map { $0.transport(with: .cancellable(in: scope)) }
-        for index in 0..<count {
-            let request = URLRequest(url: server.url(for: path(index)))
-            let transport = transports[index % 3]
-            let task = Task { try await transport(request) }
-            outcomes.started += 1
-            try await pause(index)
+        try await cancelEach(through: sessions.map { $0.transport(with: .cancellable(in: scope)) }, server, outcomes) { _ in
             scope.cancelAll()
-            outcomes.record(await task.result)
         }
     }
 
