@@ -11,7 +11,7 @@ import FoundationNetworking
 /// Requests cancelled at random moments from before they start to after they complete, against
 /// a fast local server, through every way a request can be cancelled, on the sessions users
 /// make: `URLSession.shared` and sessions from `.default` and `.ephemeral`, each with its URL
-/// cache. None may crash the process (a test that crashed ends the run), none may hang (a
+/// cache, and one without a cache. None may crash the process (a test that crashed ends the run), none may hang (a
 /// watchdog ends the process if one does), and each ends exactly once, with its answer or a
 /// cancellation.
 @Suite("Cancellation stress")
@@ -26,9 +26,9 @@ struct CancellationStressTests {
         var testDescription: String { rawValue }
     }
 
-    /// The sessions users make, each with a URL cache, taken in turn.
+    /// The sessions users make, three with a URL cache and one without, taken in turn.
     static let sessions: [URLSession] = [
-        URLSession.shared, URLSession(configuration: .default), URLSession(configuration: .ephemeral),
+        URLSession.shared, URLSession(configuration: .default), URLSession(configuration: .ephemeral), makeTestSession(),
     ]
 
     /// A fast server; half its answers may be cached (`max-age`), so that URL caches answer
@@ -74,7 +74,7 @@ struct CancellationStressTests {
     static func cancelFutures(_ server: LoopbackServer, _ outcomes: StressOutcomes) async throws {
         let sends = sessions.map { networking(from: $0.transport) }
         for index in 0..<count {
-            let future = sends[index % 3](Endpoint(baseURL: server.baseURL, path: path(index)))
+            let future = sends[index % sends.count](Endpoint(baseURL: server.baseURL, path: path(index)))
             outcomes.started += 1
             try await pause(index)
             future.cancel()
@@ -106,12 +106,12 @@ struct CancellationStressTests {
     static func timeOut(_ server: LoopbackServer, _ outcomes: StressOutcomes) async throws {
         // Limits from 0 to 1 ms, so that some expire before, during and after the request.
         let transports = (0..<9).map { step in
-            sessions[step % 3].transport(with: .timeout(after: .microseconds(step * 125)))
+            sessions[step % sessions.count].transport(with: .timeout(after: .microseconds(step * 125)))
         }
         for index in 0..<count {
             let request = URLRequest(url: server.url(for: path(index)))
             outcomes.started += 1
-            outcomes.record(await Result { try await transports[index % 9](request) })
+            outcomes.record(await Result { try await transports[index % transports.count](request) })
         }
     }
 
@@ -126,7 +126,7 @@ struct CancellationStressTests {
         let transports = sessions.map { $0.transport(with: .deduplicated()) }
         for index in 0..<count {
             let request = URLRequest(url: server.url(for: path(index)))
-            let transport = transports[index % 3]
+            let transport = transports[index % transports.count]
             let first = Task { try await transport(request) }
             let second = Task { try await transport(request) }
             outcomes.started += 2
@@ -152,7 +152,7 @@ struct CancellationStressTests {
         var delivered: Set<String> = []
         for index in 0..<count {
             let request = URLRequest(url: server.url(for: path(index)))
-            let transport = transports[index % 3]
+            let transport = transports[index % transports.count]
             let name = "file-\(index)"
             let destination = folder.appendingPathComponent(name)
             let task = Task { try await download(request, to: destination, through: transport) }
