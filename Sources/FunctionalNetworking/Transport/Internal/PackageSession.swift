@@ -26,6 +26,7 @@ final class PackageSession: Sendable {
         self.delegate = delegate
         #if canImport(FoundationNetworking)
         let queue: OperationQueue = InlineDelegateQueue()
+        // The same cache, asked at once: a cancellation can then never outrun a task's start.
         let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
         configuration.urlCache = configuration.urlCache.map(ImmediateCacheLookup.init)
         #else

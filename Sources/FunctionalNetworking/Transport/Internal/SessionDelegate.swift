@@ -24,6 +24,15 @@ import FoundationNetworking
 /// the cancellation handler holds the Swift task's status lock; when that queue is completing
 /// the same request, it waits for that lock in turn, and the process deadlocks.)
 ///
+/// The URLSession task is created and resumed on the caller's thread, as URLSession's own async
+/// methods do. (Moved to a dispatch queue, each of those calls that waits on a busy session's
+/// queue holds a dispatch worker thread; with many sessions the workers run out before the
+/// session queues, which need them too, can drain: the process deadlocked with 450 threads.)
+///
+/// On swift-corelibs-foundation the callbacks run on the session's own work queue (see
+/// ``InlineDelegateQueue``), so nothing here may wait for it: tasks are cancelled and
+/// challenges answered from ``cancelQueue``. On Apple platforms they run on the package
+/// session's serial queue.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var transfers: [Int: Transfer] = [:]
