@@ -162,7 +162,7 @@ struct BoundBodyFeederTests {
         try await waitUntil("the output is full") { output.heldCount == 100_000 }
         #expect(openDescriptors(of: file) ?? 1 == 1)
         // Stuck on a full output, the thread sleeps: over a second it uses (almost) no processor.
-        let thread = try #require(try Self.feederThreads().first)
+        let thread = try #require(try Self.feederThreads().first, "threads: \(threadNames())")
         let before = try #require(processorTicks(ofThread: thread))
         try await Task.sleep(for: .seconds(1))
         let after = try #require(processorTicks(ofThread: thread))

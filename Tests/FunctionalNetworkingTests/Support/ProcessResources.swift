@@ -23,6 +23,13 @@ func threads(named name: String) -> [String]? {
     }
 }
 
+/// The names of the process's threads, from `/proc/self/task/<id>/comm`, for a failure's message.
+func threadNames() -> [String] {
+    let folder = "/proc/self/task"
+    let ids = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return ids.compactMap { try? String(contentsOfFile: "\(folder)/\($0)/comm", encoding: .utf8).trimmingCharacters(in: .newlines) }
+}
+
 /// The processor time thread `id` has used, user and system, in clock ticks, from
 /// `/proc/self/task/<id>/stat`; `nil` once the thread is gone or where there is no `/proc`.
 func processorTicks(ofThread id: String) -> Int? {

@@ -88,7 +88,14 @@ final class BoundBodyFeeder: NSObject, StreamDelegate, @unchecked Sendable {
     /// Starts the feeder's thread.
     func start() {
         lock.withLock { threadRunning = true }
-        Thread { [self] in run() }.start()
+        // On swift-corelibs-foundation a thread's name is lost when it is set before `start()`
+        // has recorded the new thread, which the new thread can outrun: it waits for that.
+        let started = DispatchSemaphore(value: 0)
+        Thread { [self] in
+            started.wait()
+            run()
+        }.start()
+        started.signal()
     }
 
     /// The thread: the output scheduled on its run loop, which it runs until the feeder finishes.
