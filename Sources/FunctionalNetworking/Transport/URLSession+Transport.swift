@@ -38,10 +38,20 @@ extension URLSession {
     ///   with ``TransportError/invalidContentLength(_:url:)``.
     ///
     /// `URLSession.shared` cannot be given a delegate, so its requests go through one package
-    /// session built from its configuration, shared by the whole process. For any other
-    /// session, each read of `transport` builds a package session from that session's
-    /// configuration (its own delegate, if it has one, is not called): read it once and keep
-    /// the function, so that its requests share connections.
+    /// session built from its configuration, shared by the whole process. Any other session
+    /// gets one package session, built from its configuration at its first use (its own
+    /// delegate, if it has one, is not called) and kept for as long as the session lives:
+    /// every read of `transport`, `transport(with:)` or `transport(policy:with:)`, and every
+    /// ``request(_:)``, sends through it, so reading the property builds nothing and the
+    /// requests share connections. A transport keeps its package session for as long as it is
+    /// in use, even after the session is freed; the package session is invalidated once both
+    /// are gone.
+    ///
+    /// The package session is the package's own URLSession, so `invalidateAndCancel()` or
+    /// `finishTasksAndInvalidate()` on this session does not reach it: transports made from an
+    /// invalidated session, and later reads of its `transport`, keep working through the same
+    /// package session (URLSession has no public way to ask whether a session is invalidated,
+    /// so the package cannot refuse them). To stop a request, cancel its task or its future.
     public var transport: Transport {
         transport(policy: .default)
     }
@@ -54,6 +64,11 @@ extension URLSession {
     /// let transport = URLSession.shared.transport(with: .validatingStatus(), .retry())
     /// let strict = URLSession.shared.transport(policy: TransportPolicy(redirects: .never))
     /// ```
+    ///
+    /// - Parameters:
+    /// Every transport of one session, whatever its policy and composers, sends through that
+    /// session's one package session, so reading this again builds no session and reuses the
+    /// session's connections; see ``transport``.
     ///
     /// - Parameters:
     ///   - policy: Redirects, the response size limit and secret headers; see ``transport``.
@@ -85,9 +100,9 @@ extension URLSession {
     /// let product: Future<Product> = networking(.product(withID: 7)).decoded()
     /// ```
     ///
-    /// On `URLSession.shared` every call shares one package session. On a session of your own,
-    /// each call builds one from its configuration: keep `networking(from: session.transport)`
-    /// instead, so that requests share connections.
+    /// Every call on one session goes through that session's one package session (see
+    /// ``transport``), so calls one after another reuse its connections, on
+    /// `URLSession.shared` and on a session of your own alike.
     public func request(_ endpoint: Endpoint) -> Future<Data> {
         networking(from: transport)(endpoint)
     }

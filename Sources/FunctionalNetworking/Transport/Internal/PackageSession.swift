@@ -8,9 +8,10 @@ import FoundationNetworking
 /// the package sends goes through one of these.
 ///
 /// `URLSession.shared` cannot be given a delegate, so requests sent "through" it go through
-/// ``shared``, a session built from its configuration. Any other URLSession gets a package
-/// session built from its configuration, owned by the transport made from it and invalidated
-/// once that transport is gone.
+/// ``shared``, a session built from its configuration. Any other URLSession gets one package
+/// session built from its configuration at its first use, kept by ``PackageSessionRegistry``
+/// for as long as that URLSession lives and by every transport made from it for as long as the
+/// transport does; it is invalidated once both are gone.
 final class PackageSession: Sendable {
     let session: URLSession
     private let delegate: SessionDelegate
@@ -44,9 +45,11 @@ final class PackageSession: Sendable {
     /// The package session standing in for `URLSession.shared`.
     static let shared = PackageSession(configuration: URLSession.shared.configuration)
 
-    /// The package session that sends requests for `session`.
+    /// The package session that sends requests for `session`: ``shared`` for
+    /// `URLSession.shared`, and for any other session the one ``PackageSessionRegistry`` keeps
+    /// for it, the same at every call while `session` lives.
     static func sending(for session: URLSession) -> PackageSession {
-        session === URLSession.shared ? shared : PackageSession(configuration: session.configuration)
+        session === URLSession.shared ? shared : PackageSessionRegistry.process.package(for: session)
     }
 
     /// The limit set for the endpoint being sent, if it sets one (``networking(from:)`` sets it
