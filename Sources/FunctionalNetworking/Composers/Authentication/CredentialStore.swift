@@ -93,7 +93,8 @@ public actor CredentialStore {
         let task = Task<Credential?, any Error> {
             let outcome: Result<Credential, any Error>
             do {
-                outcome = .success(try await refresh(stale))
+                // A call of its own: none of the settings of the request that met the 401.
+                outcome = .success(try await withoutCallerSettings { try await refresh(stale) })
             } catch {
                 outcome = .failure(AuthenticationError.refreshFailed(Redaction.default.describe(error)))
             }
