@@ -11,15 +11,18 @@ let package = Package(
         .library(name: "Futures", targets: ["Futures"]),
         .library(name: "FunctionalNetworking", targets: ["FunctionalNetworking"]),
         .library(name: "FunctionalNetworkingTesting", targets: ["FunctionalNetworkingTesting"]),
+        // The seed articles' shapes (`AuthComposer`, `compose`…), for code written as they write it.
+        .library(name: "FunctionalNetworkingSeeds", targets: ["FunctionalNetworkingSeeds"]),
         .executable(name: "Playgrounds", targets: ["Playgrounds"]),
     ],
     targets: [
         .target(name: "Futures"),
         .target(name: "FunctionalNetworking", dependencies: ["Futures"]),
         .target(name: "FunctionalNetworkingTesting", dependencies: ["FunctionalNetworking", "Futures"]),
+        .target(name: "FunctionalNetworkingSeeds", dependencies: ["FunctionalNetworking", "Futures"]),
         .executableTarget(
             name: "Playgrounds",
-            dependencies: ["Futures", "FunctionalNetworking", "FunctionalNetworkingTesting"],
+            dependencies: ["Futures", "FunctionalNetworking", "FunctionalNetworkingTesting", "FunctionalNetworkingSeeds"],
             path: "Playgrounds"
         ),
         .testTarget(name: "FuturesTests", dependencies: ["Futures", "FunctionalNetworkingTesting"]),
@@ -30,6 +33,10 @@ let package = Package(
         .testTarget(
             name: "FunctionalNetworkingTestingTests",
             dependencies: ["FunctionalNetworkingTesting"]
+        ),
+        .testTarget(
+            name: "FunctionalNetworkingSeedsTests",
+            dependencies: ["FunctionalNetworkingSeeds", "FunctionalNetworking", "FunctionalNetworkingTesting", "Futures"]
         ),
     ],
     swiftLanguageModes: [.v6]

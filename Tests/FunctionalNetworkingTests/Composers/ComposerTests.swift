@@ -106,7 +106,13 @@ struct ComposerTests {
         let echo = stubTransport { request in
             (Data((request.value(forHTTPHeaderField: "Authorization") ?? "none").utf8), stubResponse(for: request))
         }
-        let transport = compose(echo, with: .modifyingRequest(bearerTokenModifier("abc")))
+        let transport = compose(
+            echo,
+            with: .modifyingRequest { request in
+                var request = request
+                request.setValue("Bearer abc", forHTTPHeaderField: "Authorization")
+                return request
+            })
         #expect(try await transport(request).0 == Data("Bearer abc".utf8))
     }
 

@@ -128,12 +128,16 @@ struct WritingAComposerSamplesTests {
         let server = try makeRecordingServer()
         defer { server.stop() }
         let url = server.url(for: "/")
-        let token = "t0k3n"
 
-        let transport = URLSession.shared.transport(with: .modifyingRequest(bearerTokenModifier(token)))
+        let transport = URLSession.shared.transport(
+            with: .modifyingRequest { request in
+                var request = request
+                request.setValue("en", forHTTPHeaderField: "Accept-Language")
+                return request
+            })
 
         _ = try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 }
-        #expect(await server.takeRequest(timeout: .seconds(30))?.header("Authorization") == "Bearer t0k3n")
+        #expect(await server.takeRequest(timeout: .seconds(30))?.header("Accept-Language") == "en")
     }
 
     @Test func theCompleteStackPassesJSONRefusesTextAndLetsA404Through() async throws {

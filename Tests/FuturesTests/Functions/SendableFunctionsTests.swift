@@ -38,7 +38,6 @@ struct SendableFunctionsTests {
         let load = chain(endpoint, to: fetch)
         #expect(load(3).result?.success == "/items/3")
         #expect(combine(4, with: load)().result?.success == "/items/4")
-        #expect(compose(endpoint, { $0.count })(12) == 9)
         #expect(counter.count == 2)
     }
 }

@@ -10,7 +10,11 @@ extension Composer {
     /// the change.
     ///
     /// ```swift
-    /// let transport = URLSession.shared.transport(with: .modifyingRequest(bearerTokenModifier(token)))
+    /// let transport = URLSession.shared.transport(with: .modifyingRequest { request in
+    ///     var request = request
+    ///     request.setValue("en", forHTTPHeaderField: "Accept-Language")
+    ///     return request
+    /// })
     /// ```
     ///
     /// - Parameter modify: Returns the request to send; throwing stops the request.

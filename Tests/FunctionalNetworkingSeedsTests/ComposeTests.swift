@@ -1,5 +1,9 @@
+import FunctionalNetworkingSeeds
 import Futures
 import Testing
+
+// The code of "Building networking layer using functions" (seed 003), as written: its
+// `tokenRequestModifier` composed with a networking function.
 
 @Suite("compose")
 struct ComposeTests {
@@ -24,5 +28,17 @@ struct ComposeTests {
         let g: (Int) -> Int = { $0 * 3 }
         let h: (Int) -> String = { "\($0)" }
         #expect(compose(compose(f, g), h)(2) == compose(f, compose(g, h))(2))
+    }
+
+    @Test func composeTakesNonSendableFunctions() {
+        var prefix = "/items/"  // a captured var makes the closure non-Sendable
+        prefix += ""
+        let endpoint: (Int) -> String = { [prefix] in prefix + String($0) }
+        #expect(compose(endpoint, { $0.count })(12) == 9)
+    }
+
+    @Test func composeOfSendableFunctionsIsSendable() {
+        let composed: @Sendable (Int) -> String = compose({ @Sendable (id: Int) in "/products/\(id)" }, { @Sendable path in path })
+        #expect(composed(7) == "/products/7")
     }
 }

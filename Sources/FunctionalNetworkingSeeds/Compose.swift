@@ -2,8 +2,8 @@
 
 /// Composes two functions: the result runs `first`, then `second` on its output.
 ///
-/// The same operation as ``chain(_:to:)-1v2cu``, under its usual functional name and argument
-/// order. A request modifier composed with a transport gives an authorised transport:
+/// The operation of `Futures`' `chain(_:to:)`, under the name and argument order of "Building
+/// networking layer using functions", so that its code compiles as written:
 ///
 /// ```swift
 /// let describe = compose({ (id: Int) in "/products/\(id)" }, { path in path.count })
@@ -23,7 +23,7 @@ public func compose<A, B, C>(
 }
 
 /// Composes a function with an `async` function, giving an `async` function: the shape of a
-/// request modifier composed with a transport.
+/// request modifier composed with a transport, an authorised transport.
 ///
 /// ```swift
 /// let authorized = compose(bearerTokenModifier(token), URLSession.shared.transport)
@@ -42,6 +42,14 @@ public func compose<A, B, C>(
 }
 
 /// Composes two `@Sendable` functions into a `@Sendable` function.
+///
+/// Chosen over the plain overload when both functions are `Sendable`, so that the result can be
+/// stored in a `Sendable` value.
+///
+/// - Parameters:
+///   - first: Runs first.
+///   - second: Runs on `first`'s result.
+/// - Returns: `{ second(first($0)) }`.
 public func compose<A, B, C>(
     _ first: @escaping @Sendable (A) -> B,
     _ second: @escaping @Sendable (B) -> C

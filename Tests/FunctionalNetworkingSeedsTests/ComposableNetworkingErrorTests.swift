@@ -1,0 +1,13 @@
+import FunctionalNetworkingSeeds
+import Testing
+
+@Suite("ComposableNetworkingError")
+struct ComposableNetworkingErrorTests {
+    @Test func noBearerTokenSaysWhatToDo() {
+        #expect(ComposableNetworkingError.noBearerToken.description.contains("sign in"))
+    }
+
+    @Test func noBearerTokenEqualsItself() {
+        #expect(ComposableNetworkingError.noBearerToken == .noBearerToken)
+    }
+}
