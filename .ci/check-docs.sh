@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the DocC catalogs of the three library modules with warnings as errors, fails on any
+# Builds the DocC catalogs of the four library modules with warnings as errors, fails on any
 # public symbol of this repository without a doc comment, and checks that every code sample in
 # the README and the articles also appears in a test under Tests/*/DocSamples/.
 #
@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 started=$SECONDS
-modules=(Futures FunctionalNetworking FunctionalNetworkingTesting)
+modules=(Futures FunctionalNetworking FunctionalNetworkingTesting FunctionalNetworkingSeeds)
 scratch=.build/docs
 modules_dir=.build/debug/Modules
 
