@@ -170,7 +170,7 @@ struct BoundBodyFeederTests {
         #expect(feeder.isRunning)
 
         reader = nil
-        try await waitUntil(within: .seconds(5), "the feeder's thread ends") { !feeder.isRunning }
+        try await waitUntil(within: .seconds(30), "the feeder's thread ends") { !feeder.isRunning }
         #expect(openDescriptors(of: file) ?? 0 == 0)
         #expect(output.closings == 0, "closing would end the body early for a reader still reading")
         #expect(reading.isOver)
@@ -187,7 +187,7 @@ struct BoundBodyFeederTests {
         try await waitUntil("the output is full") { output.heldCount == 10_000 }
         reader.open()
         reader.close()
-        try await waitUntil(within: .seconds(5), "the feeder's thread ends") { !feeder.isRunning }
+        try await waitUntil(within: .seconds(30), "the feeder's thread ends") { !feeder.isRunning }
         #expect(output.closings == 0 && reading.isOver)
     }
 
@@ -217,7 +217,7 @@ struct BoundBodyFeederTests {
         feeder.start()
         try await waitUntil("the output is full") { output.heldCount == 100_000 }
         reading.end()
-        try await waitUntil(within: .seconds(5), "the feeder's thread ends") { !feeder.isRunning }
+        try await waitUntil(within: .seconds(30), "the feeder's thread ends") { !feeder.isRunning }
         #expect(output.closings == 0)
         #expect(openDescriptors(of: file) ?? 0 == 0)
         withExtendedLifetime(reader) {}
@@ -234,7 +234,7 @@ struct BoundBodyFeederTests {
         feeder.start()
         try await waitUntil("the output is full") { output.heldCount == 100_000 }
         output.signal(.errorOccurred)
-        try await waitUntil(within: .seconds(5), "the feeder's thread ends") { !feeder.isRunning }
+        try await waitUntil(within: .seconds(30), "the feeder's thread ends") { !feeder.isRunning }
         #expect(reading.isOver && openDescriptors(of: file) ?? 0 == 0)
         withExtendedLifetime(reader) {}
     }
