@@ -45,7 +45,7 @@ func processorTicks(ofThread id: String) -> Int? {
 /// Waits until `condition` holds, looking every 10 ms, and fails the test when it still does
 /// not after `limit`.
 func waitUntil(
-    within limit: Duration = .seconds(10), _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+    within limit: Duration = .seconds(30), _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + limit
