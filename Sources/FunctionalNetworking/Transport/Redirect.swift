@@ -62,6 +62,12 @@ public struct Redirect: Sendable {
         routingHeaderNames.contains(lowered) || lowered.hasPrefix("x-forwarded-") || lowered.hasPrefix(":")
     }
 
+    /// Whether `response` has a status the package follows (301, 302, 303, 307, 308) and a
+    /// `Location`; ``init(response:to:hop:secretHeaderNames:)`` then reads where it leads.
+    static func isFollowable(_ response: HTTPURLResponse) -> Bool {
+        [301, 302, 303, 307, 308].contains(response.statusCode) && response.value(forHTTPHeaderField: "Location") != nil
+    }
+
     /// The headers that describe a request's body, dropped with the body.
     static let contentHeaderNames: Set<String> = [
         "content-type", "content-length", "content-encoding", "content-language", "content-location",
@@ -78,7 +84,7 @@ public struct Redirect: Sendable {
     ///   - hop: The redirect's place in its chain, from 1.
     ///   - secretHeaderNames: More header names to drop when the redirect leaves the origin.
     public init?(response: HTTPURLResponse, to request: URLRequest, hop: Int = 1, secretHeaderNames: Set<String> = []) {
-        guard [301, 302, 303, 307, 308].contains(response.statusCode),
+        guard Self.isFollowable(response),
             let location = response.value(forHTTPHeaderField: "Location"),
             let base = response.url ?? request.url,
             let target = URL(string: location, relativeTo: base)?.absoluteURL,

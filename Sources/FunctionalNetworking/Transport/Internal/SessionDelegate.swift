@@ -106,7 +106,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let declared = !bodyless && !encoded && response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
         // A download's 2xx body goes to a file, under the download's own limit.
         // A redirect's body is no part of the answer: it is not counted as progress.
-        let redirect = http.map { Self.isRedirect($0) } ?? false
+        let redirect = http.map(Redirect.isFollowable) ?? false
         // Looked up, checked and its file started under one lock: an ended (cancelled) transfer
         // never starts a file, and a cancellation that comes after finds the file to remove.
         let failure: (any Error)?? = lock.withLock {
@@ -283,11 +283,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
         let code: URLError.Code = urlError.code == .unknown && afterResponse ? .networkConnectionLost : urlError.code
         return URLError(code, userInfo: info)
-    }
-
-    /// Whether `response` is a redirect the package may follow (see ``Redirect``).
-    private static func isRedirect(_ response: HTTPURLResponse) -> Bool {
-        [301, 302, 303, 307, 308].contains(response.statusCode) && response.value(forHTTPHeaderField: "Location") != nil
     }
 
     private func tooLarge(limit: Int, _ transfer: Transfer) -> TransportError {
