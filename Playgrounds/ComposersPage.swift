@@ -18,7 +18,8 @@ let composersPage = Page(name: "composers", title: "A composer stack: logs, auth
     // Name the parts, in any order: each composer knows its place, and the stack is built as
     // numbered → logged → metrics → validatingStatus → retry → authenticated → cached →
     // deduplicated → throttled → URLSession (the reasons are in Composer's documentation).
-    let transport = URLSession(configuration: .ephemeral).transport(
+    let session = NetworkSession(configuration: .ephemeral)
+    let transport = session.transport(
         with: .authenticated(by: auth),
         .cached(heuristicFreshness: .seconds(60)),  // the shop does not say how long answers are fresh
         .deduplicated(),

@@ -29,7 +29,8 @@ let transfersPage = Page(name: "transfers", title: "Uploads and downloads: a fil
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
 
-    let transport = URLSession(configuration: .ephemeral).transport(with: .retry(), .validatingStatus())
+    let session = NetworkSession(configuration: .ephemeral)
+    let transport = session.transport(with: .retry(), .validatingStatus())
     let send = networking(from: transport)
 
     // An upload from a file: streamed from disk, never held in memory.

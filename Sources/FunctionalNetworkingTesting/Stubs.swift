@@ -64,6 +64,6 @@ public func stubNetworking(data: Data) -> Networking {
 }
 
 /// A `Networking` function that answers each endpoint with the result `respond` gives.
-public func stubNetworking(_ respond: @escaping (Endpoint) -> Result<Data, any Error>) -> Networking {
+public func stubNetworking(_ respond: @escaping @Sendable (Endpoint) -> Result<Data, any Error>) -> Networking {
     { endpoint in Future(result: respond(endpoint)) }
 }

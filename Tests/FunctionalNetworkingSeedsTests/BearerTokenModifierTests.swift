@@ -31,7 +31,7 @@ struct BearerTokenModifierTests {
     }
 
     @Test func bearerTokenModifierMakesAComposer() async throws {
-        let transport = compose(echoAuthorization, with: .modifyingRequest(bearerTokenModifier("abc")))
+        let transport = NetworkSession(sending: echoAuthorization).transport(with: .modifyingRequest(bearerTokenModifier("abc")))
         #expect(try await transport(request).0 == Data("Bearer abc".utf8))
     }
 }

@@ -52,7 +52,7 @@ final class LoopbackFixture: @unchecked Sendable {
         let server = try LoopbackServer { _ in response }
         let session = URLSession(configuration: Self.configuration())
         let origin = Origin(scheme: "http", host: "127.0.0.1", port: server.port)
-        let transport = compose(session.transport, with: Stack.composers(authenticating: origin))
+        let transport = NetworkSession(sending: session.transport).transport(with: Stack.composers(authenticating: origin))
         let started = Running(server: server, session: session, send: networking(from: transport))
         lock.withLock { running = started }
     }

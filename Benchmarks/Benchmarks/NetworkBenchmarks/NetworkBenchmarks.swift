@@ -29,12 +29,12 @@ let benchmarks: @Sendable () -> Void = {
 func composerBenchmarks() {
     composerBenchmark("7-composer-stack.BareTransport") { InMemory.transport() }
     composerBenchmark("7-composer-stack.FunctionalNetworking") {
-        compose(InMemory.transport(), with: Stack.composers(authenticating: InMemory.origin))
+        NetworkSession(sending: InMemory.transport()).transport(with: Stack.composers(authenticating: InMemory.origin))
     }
     for (name, composer) in Stack.single(authenticating: InMemory.origin) {
-        composerBenchmark("7-composer-\(name).FunctionalNetworking") { compose(InMemory.transport(), with: composer) }
+        composerBenchmark("7-composer-\(name).FunctionalNetworking") { NetworkSession(sending: InMemory.transport()).transport(with: composer) }
     }
-    composerBenchmark("7-composer-identity.FunctionalNetworking") { compose(InMemory.transport(), with: .identity) }
+    composerBenchmark("7-composer-identity.FunctionalNetworking") { NetworkSession(sending: InMemory.transport()).transport(with: .identity) }
     composerBenchmark("7-composer-stack-nested.FunctionalNetworking") {
         var transport = InMemory.transport()
         for composer in Stack.composers(authenticating: InMemory.origin).reversed() {

@@ -158,7 +158,7 @@ final class TransferFixture: @unchecked Sendable {
         }
         let session = URLSession(configuration: LoopbackFixture.configuration())
         let origin = Origin(scheme: "http", host: "127.0.0.1", port: server.port)
-        let transport = compose(session.transport, with: Stack.composers(authenticating: origin))
+        let transport = NetworkSession(sending: session.transport).transport(with: Stack.composers(authenticating: origin))
         let started = Running(
             server: server, session: session, transport: transport, send: networking(from: transport),
             source: source, sourceDigest: digest, destination: folder.appendingPathComponent("download.bin"))

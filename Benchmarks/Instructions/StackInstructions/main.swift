@@ -31,13 +31,13 @@ switch scenario {
 case "bare":
     transport = InMemory.transport()
 case "stack":
-    transport = compose(InMemory.transport(), with: Stack.composers(authenticating: InMemory.origin))
+    transport = NetworkSession(sending: InMemory.transport()).transport(with: Stack.composers(authenticating: InMemory.origin))
 default:
     let name = scenario.hasPrefix("composer-") ? String(scenario.dropFirst("composer-".count)) : scenario
     guard let composer = Stack.single(authenticating: InMemory.origin).first(where: { $0.name == name })?.composer else {
         fatalError("unknown scenario \(scenario)")
     }
-    transport = compose(InMemory.transport(), with: composer)
+    transport = NetworkSession(sending: InMemory.transport()).transport(with: composer)
 }
 
 /// Counts the answers, so that none is optimised away.

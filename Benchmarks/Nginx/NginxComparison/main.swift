@@ -7,7 +7,7 @@
 // flight:
 // - raw:     URLSession.shared.data(for:) + a status check + JSONDecoder
 // - package: networking(from: URLSession.shared.transport), then decoded()
-// - stack:   the same over URLSession.shared.transport(with:) and the full composer stack
+// - stack:   the same over NetworkSession.shared.transport(with:) and the full composer stack
 // Each round runs every path once per mode, in a rotated order, so that the machine's drift
 // spreads evenly; the ratios are throughput against raw's in the same round.
 

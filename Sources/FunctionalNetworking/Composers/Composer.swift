@@ -35,7 +35,7 @@ import FoundationNetworking
 /// order you list them in does not matter:
 ///
 /// ```swift
-/// let transport = URLSession.shared.transport(with:
+/// let transport = NetworkSession.shared.transport(with:
 ///     .retry(),
 ///     .validatingStatus(),
 ///     .authenticated(by: auth),
@@ -130,25 +130,6 @@ public struct Composer: Sendable {
         Composer { $0 }
     }
 
-    /// One composer made of `composers` in the order listed, the first outermost (it sees
-    /// requests first).
-    ///
-    /// ```swift
-    /// // Log every attempt, not every call: logging below retry.
-    /// let perAttempt = try Composer.stack([.retry(), .logged(to: log)])
-    /// let transport = perAttempt.wrapping(URLSession.shared.transport)
-    /// ```
-    ///
-    /// - Parameter composers: The composers, outermost first.
-    /// - Returns: The stack as one composer, whose place is that of its first composer.
-    /// - Throws: ``OrderError`` when two of them are in an order known to misbehave.
-    public static func stack(_ composers: [Composer]) throws(OrderError) -> Composer {
-        if let error = OrderError.first(in: composers.map(\.place)) {
-            throw error
-        }
-        return unchecked(composers)
-    }
-
     /// `composers` in the order listed, unchecked.
     static func unchecked(_ composers: [Composer]) -> Composer {
         Composer(at: composers.first?.place ?? .custom) { next in
@@ -170,20 +151,4 @@ public struct Composer: Sendable {
             .map(\.element)
         return unchecked(sorted)
     }
-}
-
-/// Wraps `base` in `composers`, each at its ``Composer/place``, whatever order they are listed
-/// in; `base` sends the request.
-///
-/// ```swift
-/// let transport = compose(URLSession.shared.transport, with: .validatingStatus(), .retry())
-/// ```
-public func compose(_ base: @escaping Transport, with composers: Composer...) -> Transport {
-    Composer.ordered(composers).wrapping(base)
-}
-
-/// Wraps `base` in `composers`, each at its ``Composer/place``, whatever order they are listed
-/// in.
-public func compose(_ base: @escaping Transport, with composers: [Composer]) -> Transport {
-    Composer.ordered(composers).wrapping(base)
 }

@@ -190,7 +190,7 @@ public struct Service: Sendable {
     /// ``HTTPStatusError``).
     ///
     /// ```swift
-    /// let networking = shop.networking(using: URLSession.shared.transport(with: .retry()))
+    /// let networking = shop.networking(using: NetworkSession.shared.transport(with: .retry()))
     /// let reviews: [Review] = try await networking(.get("products", id, "reviews", from: shop))
     ///     .decoded().value
     /// ```

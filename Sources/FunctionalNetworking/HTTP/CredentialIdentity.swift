@@ -49,7 +49,7 @@ struct CredentialCarriers: Sendable {
     /// `nil` when it adds none.
     func storedCookies(for request: URLRequest) -> String? {
         guard let cookieStorage, request.httpShouldHandleCookies, let url = request.url else { return nil }
-        if let memo = StoredCookiesMemo.current, memo.storage === cookieStorage, memo.url == url {
+        if let memo = RequestContext.current.storedCookies, memo.storage === cookieStorage, memo.url == url {
             return memo.cookies
         }
         #if canImport(FoundationNetworking)
@@ -75,7 +75,7 @@ struct CredentialCarriers: Sendable {
 
 /// The cookies a cookie storage adds to a URL, as a composer above found them, for the call
 /// below it: a second composer below (de-duplication below the cache) then need not ask the
-/// storage again. Asking costs three allocations and a dispatch queue round trip on Linux,
+/// storage again. It travels in ``RequestContext/current``. Asking costs three allocations and a dispatch queue round trip on Linux,
 /// every request.
 struct StoredCookiesMemo: Sendable {
     /// The storage asked.
@@ -84,9 +84,6 @@ struct StoredCookiesMemo: Sendable {
     let url: URL
     /// Its answer, as ``CredentialCarriers/storedCookies(for:)`` gives it.
     let cookies: String?
-
-    /// The memo of the call running in this task, if a composer above made one.
-    @TaskLocal static var current: StoredCookiesMemo?
 
     /// Runs `operation` with the memo of `carriers`' cookies for `request`, when they count.
     static func remembering<Output>(
@@ -98,7 +95,9 @@ struct StoredCookiesMemo: Sendable {
         guard let storage = carriers.cookieStorage, request.httpShouldHandleCookies, let url = request.url else {
             return try await operation()
         }
-        return try await $current.withValue(StoredCookiesMemo(storage: storage, url: url, cookies: cookies)) {
+        var context = RequestContext.current
+        context.storedCookies = StoredCookiesMemo(storage: storage, url: url, cookies: cookies)
+        return try await RequestContext.$current.withValue(context) {
             try await operation()
         }
     }

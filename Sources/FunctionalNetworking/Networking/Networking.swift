@@ -18,7 +18,7 @@ import FoundationNetworking
 ///     }
 /// }
 /// ```
-public typealias Networking = (Endpoint) -> Future<Data>
+public typealias Networking = @Sendable (Endpoint) -> Future<Data>
 
 /// Turns a ``Transport`` (a composed one, say) into a ``Networking`` function.
 ///
@@ -30,14 +30,14 @@ public typealias Networking = (Endpoint) -> Future<Data>
 /// `CancellationError`.
 ///
 /// ```swift
-/// let transport = URLSession.shared.transport(with: .retry(), .validatingStatus())
+/// let transport = NetworkSession.shared.transport(with: .retry(), .validatingStatus())
 /// let send = networking(from: transport)
 /// let product: Future<Product> = send(.product(withID: 7)).decoded()
 /// ```
 ///
 /// - Parameter transport: The function that sends requests.
 /// - Returns: A function from endpoints to the futures of their bodies.
-public func networking(from transport: @escaping Transport) -> @Sendable (Endpoint) -> Future<Data> {
+public func networking(from transport: @escaping Transport) -> Networking {
     { endpoint in
         Future { try await sendChecked(endpoint, through: transport).0 }
     }
@@ -49,10 +49,12 @@ func sendChecked(_ endpoint: Endpoint, through transport: Transport) async throw
     let request = try endpoint.urlRequest()
     do {
         let check = StatusCheck()
-        let (data, response) = try await StatusCheck.$current.withValue(check) {
-            try await PackageSession.$endpointResponseLimit.withValue(endpoint.maximumResponseSize) {
-                try await transport(request)
-            }
+        var context = RequestContext.current
+        context.maximumResponseSize = endpoint.maximumResponseSize
+        context.download = nil
+        context.statusCheck = check
+        let (data, response) = try await RequestContext.$current.withValue(context) {
+            try await transport(request)
         }
         if !check.isAccepted {
             try HTTPStatusError.check(response, data: data)

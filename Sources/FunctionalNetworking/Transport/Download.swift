@@ -8,7 +8,7 @@ import FoundationNetworking
 /// `destination`, never holding it in memory; returns the response.
 ///
 /// ```swift
-/// let transport = URLSession.shared.transport(with: .authenticated(by: auth), .retry(), .validatingStatus())
+/// let transport = NetworkSession.shared.transport(with: .authenticated(by: auth), .retry(), .validatingStatus())
 /// let report = FileManager.default.temporaryDirectory.appendingPathComponent("report.pdf")
 /// let response = try await download(URLRequest(url: reportURL), to: report, through: transport)
 /// ```
@@ -51,9 +51,10 @@ public func download(
     }
     let target = DownloadTarget(destination: destination, maximumSize: maximumSize)
     let check = StatusCheck()
-    let (data, response) = try await TransferContext.$download.withValue(target) {
-        try await StatusCheck.$current.withValue(check) { try await transport(request) }
-    }
+    var context = RequestContext.current
+    context.download = target
+    context.statusCheck = check
+    let (data, response) = try await RequestContext.$current.withValue(context) { try await transport(request) }
     if target.isDelivered {
         return response
     }

@@ -63,7 +63,9 @@ public func withTransferProgress<Value: Sendable>(
     _ operation: () async throws -> Value,
     onProgress observer: @escaping @Sendable (TransferProgress) -> Void
 ) async rethrows -> Value {
-    try await TransferContext.$progress.withValue(ProgressReporter(observer)) {
+    var context = RequestContext.current
+    context.progress = ProgressReporter(observer)
+    return try await RequestContext.$current.withValue(context) {
         try await operation()
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 ///     maximumResponseSize: 8 * 1_048_576,   // 8 MiB
 ///     secretHeaderNames: ["X-Shop-Session"]
 /// )
-/// let transport = URLSession.shared.transport(policy: policy, with: .retry())
+/// let transport = NetworkSession(configuration: URLSession.shared.configuration, policy: policy, with: .retry())
 /// ```
 ///
 /// The defaults: follow up to 20 redirects, never from HTTPS to HTTP, and never with the

@@ -75,7 +75,7 @@ struct ComposingAsTheArticlesDoSamplesTests {
         let tokens = TokenStore()
         let request = URLRequest(url: server.url(for: "/me"))
 
-        let signedInOnly = URLSession.shared.transport(
+        let signedInOnly = NetworkSession.shared.transport(
             with: Composer(at: .authentication) { next in
                 AuthComposer(bearerToken: { tokens.token }, baseFunction: next).composition
             })

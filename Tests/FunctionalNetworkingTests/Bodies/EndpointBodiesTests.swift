@@ -74,7 +74,7 @@ struct EndpointBodiesTests {
         let upload = Endpoint(method: .put, baseURL: server.baseURL, path: "/backups/today.tar")
             .with(bodyFromFileAt: file, contentType: "application/x-tar")
         #expect(upload.bodyFile == file && upload.body == nil && upload.multipartBody == nil)
-        let transport = makeTestSession().transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
+        let transport = makeTestNetworkSession().transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
         _ = try await networking(from: transport)(upload).value
         let expected = try Data(contentsOf: file)
         for _ in 0..<2 {
@@ -107,7 +107,7 @@ struct EndpointBodiesTests {
         let folder = try DownloadTests.Folder()
         let (file, written) = try Self.largeFile(mebibytes: mebibytes, in: folder)
         let upload = Endpoint(method: .put, baseURL: server.baseURL, path: "/backups/big.bin").with(bodyFromFileAt: file)
-        let transport = makeTestSession(timeout: 60).transport(with: .retry(), .validatingStatus())
+        let transport = makeTestNetworkSession(timeout: 60).transport(with: .retry(), .validatingStatus())
         let lastSent = Collected<Int>()
 
         let peakReset = resetPeakResidentMemory()

@@ -75,7 +75,7 @@ struct URLRequestBodyTests {
         var request = URLRequest(url: server.url(for: "/retry"))
         request.httpMethod = "PUT"
         try request.setBody(form)
-        let transport = makeTestSession().transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
+        let transport = makeTestNetworkSession().transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
         let (_, response) = try await transport(request)
         #expect((response as? HTTPURLResponse)?.statusCode == 204)
         let attempts = [
@@ -94,7 +94,7 @@ struct URLRequestBodyTests {
         var request = URLRequest(url: origin.url(for: "/upload"))
         request.httpMethod = "POST"
         try request.setBody(form)
-        _ = try await makeTestSession().transport(policy: TransportPolicy(redirects: .follow(allowingCrossOriginBodies: true)))(request)
+        _ = try await makeTestNetworkSession(policy: TransportPolicy(redirects: .follow(allowingCrossOriginBodies: true))).transport(request)
         let arrived = try #require(await target.takeRequest(timeout: .seconds(30)))
         #expect(arrived.method == "POST")
         #expect(arrived.formParts?.map(\.bodyText) == ["kept"])

@@ -31,7 +31,7 @@ struct ComposerTests {
             trace.append("base")
             return (Data(), stubResponse(for: request))
         }
-        let transport = compose(base, with: .tracing("a", into: trace), .tracing("b", into: trace), .tracing("c", into: trace))
+        let transport = NetworkSession(sending: base).transport(with: .tracing("a", into: trace), .tracing("b", into: trace), .tracing("c", into: trace))
         _ = try await transport(request)
         #expect(trace.values == ["a request", "b request", "c request", "base", "c response", "b response", "a response"])
     }
@@ -42,7 +42,7 @@ struct ComposerTests {
         let late = Composer(at: .throttling, Composer.tracing("throttling", into: trace).wrapping)
         let early = Composer(at: .numbering, Composer.tracing("numbering", into: trace).wrapping)
         let middle = Composer.tracing("custom", into: trace)
-        _ = try await compose(base, with: late, middle, early)(request)
+        _ = try await NetworkSession(sending: base).transport(with: late, middle, early)(request)
         #expect(trace.values.prefix(3) == ["numbering request", "custom request", "throttling request"])
     }
 
@@ -58,43 +58,32 @@ struct ComposerTests {
         #expect(places == Composer.Place.allCases)
     }
 
-    @Test func stackKeepsTheOrderListed() async throws {
-        let trace = Collected<String>()
-        let base = stubTransport(data: Data())
-        let late = Composer(at: .throttling, Composer.tracing("throttling", into: trace).wrapping)
-        let stacked = try Composer.stack([late, .tracing("custom", into: trace)])
-        _ = try await stacked.wrapping(base)(request)
-        #expect(trace.values == ["throttling request", "custom request", "custom response", "throttling response"])
-    }
-
-    @Test func stackRefusesTheCacheAboveAuthenticationInWords() throws {
-        let auth = Authenticator(store: CredentialStore(), allowedOrigins: [])
-        let error = #expect(throws: Composer.OrderError.self) {
-            try Composer.stack([.logged(to: { _ in }), .cached(in: ResponseCache()), .authenticated(by: auth)])
-        }
-        #expect(error?.upper == .cache && error?.lower == .authentication)
-        #expect(error?.description.contains("one user's response to another") == true)
-    }
-
     @Test(arguments: [
         (Composer.Place.logging, Composer.Place.numbering),
+        (.cache, .authentication),
         (.deduplication, .authentication),
         (.authentication, .retry),
+        (.authentication, .timeout),
         (.retry, .statusValidation),
         (.authentication, .statusValidation),
         (.throttling, .retry),
+        (.cache, .custom),
     ])
-    func stackRefusesEachKnownBadOrder(upper: Composer.Place, lower: Composer.Place) throws {
-        let error = #expect(throws: Composer.OrderError.self) {
-            try Composer.stack([.init(at: upper) { $0 }, .init(at: lower) { $0 }])
-        }
-        #expect(error?.description.hasPrefix("\(upper) is listed above \(lower)") == true)
-        #expect(try Composer.stack([.init(at: lower) { $0 }, .init(at: upper) { $0 }]).place == lower)
+    func aListInAnOrderKnownToMisbehaveRunsInThePlacesOrder(listedFirst: Composer.Place, outer: Composer.Place) async throws {
+        let trace = Collected<String>()
+        let first = Composer(at: listedFirst, Composer.tracing("\(listedFirst)", into: trace).wrapping)
+        let second = Composer(at: outer, Composer.tracing("\(outer)", into: trace).wrapping)
+        let transport = NetworkSession(sending: stubTransport(data: Data())).transport(with: first, second)
+        _ = try await transport(request)
+        #expect(trace.values == ["\(outer) request", "\(listedFirst) request", "\(listedFirst) response", "\(outer) response"])
     }
 
-    @Test func stackAcceptsAnUnusualOrderThatIsNotKnownToMisbehave() throws {
-        // Logging below retry (one pair of records per attempt) and a time limit on all attempts.
-        _ = try Composer.stack([.timeout(after: .seconds(5)), .retry(), .logged(to: { _ in })])
+    @Test func twoComposersOfOnePlaceKeepTheOrderListed() async throws {
+        let trace = Collected<String>()
+        let transport = NetworkSession(sending: stubTransport(data: Data())).transport(
+            with: .tracing("first", into: trace), .tracing("second", into: trace))
+        _ = try await transport(request)
+        #expect(trace.values == ["first request", "second request", "second response", "first response"])
     }
 
     @Test func identityChangesNothing() async throws {
@@ -106,9 +95,7 @@ struct ComposerTests {
         let echo = stubTransport { request in
             (Data((request.value(forHTTPHeaderField: "Authorization") ?? "none").utf8), stubResponse(for: request))
         }
-        let transport = compose(
-            echo,
-            with: .modifyingRequest { request in
+        let transport = NetworkSession(sending: echo).transport(with: .modifyingRequest { request in
                 var request = request
                 request.setValue("Bearer abc", forHTTPHeaderField: "Authorization")
                 return request
@@ -117,14 +104,14 @@ struct ComposerTests {
     }
 
     @Test func validatingStatusTurnsABadStatusIntoHTTPStatusError() async throws {
-        let transport = compose(stubTransport(data: Data("busy".utf8), status: 503), with: .validatingStatus())
+        let transport = NetworkSession(sending: stubTransport(data: Data("busy".utf8), status: 503)).transport(with: .validatingStatus())
         let error = await #expect(throws: HTTPStatusError.self) { try await transport(request) }
         #expect(error?.status == 503)
         #expect(error?.body == Data("busy".utf8))
     }
 
     @Test func validatingStatusTakesTheAcceptableRange() async throws {
-        let transport = compose(stubTransport(status: 304), with: .validatingStatus(200..<400))
+        let transport = NetworkSession(sending: stubTransport(status: 304)).transport(with: .validatingStatus(200..<400))
         let (_, response) = try await transport(request)
         #expect((response as? HTTPURLResponse)?.statusCode == 304)
     }
@@ -132,7 +119,7 @@ struct ComposerTests {
     @Test func aSessionsTransportWithComposersReachesTheServer() async throws {
         let server = try LoopbackServer { request in .text(request.header("X-Api-Key") ?? "none") }
         defer { server.stop() }
-        let transport = makeTestSession().transport(
+        let transport = makeTestNetworkSession().transport(
             with: .modifyingRequest { request in
                 var request = request
                 request.setValue("k3y", forHTTPHeaderField: "X-Api-Key")

@@ -63,7 +63,7 @@ struct AuthenticationSamplesTests {
             allowedOrigins: [Origin(url: apiURL)!],
             refresh: { stale in .bearer(try await renewToken()) }
         )
-        let transport = URLSession.shared.transport(
+        let transport = NetworkSession.shared.transport(
             with:
                 .authenticated(by: auth),
             .retry(),
@@ -91,7 +91,7 @@ struct AuthenticationSamplesTests {
                 return .bearer("fresh")
             }
         )
-        let transport = makeTestSession().transport(with: .authenticated(by: auth), .validatingStatus())
+        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth), .validatingStatus())
         let url = server.url(for: "/account")
         let calls = (0..<4).map { _ in Task { try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 } } }
         for _ in 0..<4 {
@@ -117,7 +117,7 @@ struct AuthenticationSamplesTests {
                 return .bearer("t\(refreshes.value)")
             }
         )
-        let transport = URLSession.shared.transport(
+        let transport = NetworkSession.shared.transport(
             with:
                 .authenticated(by: auth),
             .retry(),
@@ -149,7 +149,7 @@ struct AuthenticationSamplesTests {
         defer { server.stop() }
         let store = CredentialStore(.bearer("ada"))
         let auth = Authenticator(store: store, allowedOrigins: [Origin(url: server.baseURL)!])
-        let session = makeTestSession()
+        let session = makeTestNetworkSession()
 
         let cache = ResponseCache(cookieStorage: session.configuration.httpCookieStorage)
         cache.removesResponses(ofCredentialsReplacedIn: store)
@@ -187,7 +187,7 @@ struct AuthenticationSamplesTests {
             let response = stubResponse(for: request, headers: ["Cache-Control": "max-age=60"])
             return (Data((request.value(forHTTPHeaderField: "X-Session") ?? "-").utf8), response)
         }
-        let transport = compose(upstream, with: .cached(in: cache), .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: upstream).transport(with: .cached(in: cache), .deduplicated(by: deduplicator))
         for user in ["ada", "bob", "ada"] {
             var request = URLRequest(url: URL(string: "https://shop.test/me")!)
             request.setValue(user, forHTTPHeaderField: "X-Session")
@@ -201,7 +201,7 @@ struct AuthenticationSamplesTests {
         let redaction = Redaction.default.redactingHeaders("X-Session").redactingQueryItems("ticket")
         let logging = Composer.logged(to: { record in lines.append(record.message) }, redaction: redaction)
 
-        let transport = compose(stubTransport(data: Data("ok".utf8)), with: logging)
+        let transport = NetworkSession(sending: stubTransport(data: Data("ok".utf8))).transport(with: logging)
         var request = URLRequest(url: URL(string: "https://ann:pw-s3cret@shop.test/a?ticket=t-s3cret&access_token=a-s3cret&page=2")!)
         request.setValue("x-s3cret", forHTTPHeaderField: "X-Session")
         _ = try await transport(request)
@@ -224,7 +224,7 @@ struct AuthenticationSamplesTests {
         let elsewhere = try makeAuthorizationEchoServer()
         defer { elsewhere.stop() }
         let auth = Authenticator(store: CredentialStore(.bearer("s3cr3t")), allowedOrigins: [Origin(url: api.baseURL)!])
-        let transport = URLSession.shared.transport(with: .authenticated(by: auth))
+        let transport = NetworkSession.shared.transport(with: .authenticated(by: auth))
         let toAPI = try await withDocSampleTimeLimit { try await transport(URLRequest(url: api.url(for: "/me"))).0 }
         let toElsewhere = try await withDocSampleTimeLimit { try await transport(URLRequest(url: elsewhere.url(for: "/me"))).0 }
         #expect(String(decoding: toAPI, as: UTF8.self) == "Bearer s3cr3t")
@@ -244,7 +244,7 @@ struct AuthenticationSamplesTests {
         }
         defer { api.stop() }
         let auth = Authenticator(store: CredentialStore(.bearer("s3cr3t")), allowedOrigins: [Origin(url: api.baseURL)!])
-        let transport = URLSession.shared.transport(with: .authenticated(by: auth))
+        let transport = NetworkSession.shared.transport(with: .authenticated(by: auth))
         let away = try await withDocSampleTimeLimit { try await transport(URLRequest(url: api.url(for: "/away"))).0 }
         let here = try await withDocSampleTimeLimit { try await transport(URLRequest(url: api.url(for: "/here"))).0 }
         #expect(String(decoding: away, as: UTF8.self) == "-")
@@ -264,7 +264,7 @@ struct AuthenticationSamplesTests {
             let token: String
         }
 
-        let transport = URLSession.shared.transport(
+        let transport = NetworkSession.shared.transport(
             with:
                 .capturingCredential(into: store) { request, data, _ in
                     guard request.url?.path == "/login" else { return nil }

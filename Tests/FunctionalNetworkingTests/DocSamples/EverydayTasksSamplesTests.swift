@@ -83,7 +83,7 @@ struct EverydayTasksSamplesTests {
             let rating: Int
         }
 
-        let send = networking(from: URLSession.shared.transport(with: .validatingStatus()))
+        let send = networking(from: NetworkSession.shared.transport(with: .validatingStatus()))
         let endpoint = try Endpoint(method: .post, baseURL: api, path: "/products/7/reviews")
             .body(json: NewReview(rating: 5, text: "Quiet & fast"))
         let review: Review = try await send(endpoint).decoded().value
@@ -99,7 +99,7 @@ struct EverydayTasksSamplesTests {
         let server = try makeEverydayServer()
         defer { server.stop() }
         let api = server.baseURL
-        let send = networking(from: URLSession.shared.transport(with: .validatingStatus()))
+        let send = networking(from: NetworkSession.shared.transport(with: .validatingStatus()))
         let folder = try DownloadTests.Folder()
         let archiveURL = folder.file("photos.zip")
         let archive = DownloadTests.pattern(2_000_000)
@@ -136,7 +136,7 @@ struct EverydayTasksSamplesTests {
 
         let statement = try Endpoint(baseURL: api, path: "/statements/2026-11.pdf").urlRequest()
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("statement.pdf")
-        let downloads = URLSession.shared.transport(with: .retry(), .validatingStatus())
+        let downloads = NetworkSession.shared.transport(with: .retry(), .validatingStatus())
         let response = try await withTransferProgress {
             try await download(statement, to: destination, through: downloads)
         } onProgress: { progress in
@@ -158,7 +158,7 @@ struct EverydayTasksSamplesTests {
         let form: FormBody = ["user": "ada", "password": "p@ss word&more"]
         var request = try Endpoint(method: .post, baseURL: api, path: "/login").urlRequest()
         request.setBody(form)
-        let transport = URLSession.shared.transport(with: .validatingStatus())
+        let transport = NetworkSession.shared.transport(with: .validatingStatus())
         let (data, response) = try await transport(request)
 
         #expect(data == Data("welcome".utf8))
@@ -180,7 +180,7 @@ struct EverydayTasksSamplesTests {
         )
 
         #expect(search.url?.absoluteString.hasSuffix("/search?q=iPad%20Pro%2011%22%20%26%20case&price=100%2B") == true)
-        _ = try await networking(from: URLSession.shared.transport())(search).value(within: .seconds(30))
+        _ = try await networking(from: URLSession.shared.transport)(search).value(within: .seconds(30))
         let received = try #require(await server.takeRequest(timeout: .seconds(30)))
         #expect(
             received.queryItems == [URLQueryItem(name: "q", value: "iPad Pro 11\" & case"), URLQueryItem(name: "price", value: "100+")])
@@ -202,7 +202,7 @@ struct EverydayTasksSamplesTests {
         let server = try makeEverydayServer()
         defer { server.stop() }
         let api = server.baseURL
-        let send = networking(from: URLSession.shared.transport(with: .validatingStatus()))
+        let send = networking(from: NetworkSession.shared.transport(with: .validatingStatus()))
 
         struct Problem: Decodable, Sendable {
             let message: String
@@ -225,7 +225,7 @@ struct EverydayTasksSamplesTests {
         defer { server.stop() }
         let api = server.baseURL
 
-        let sendKeepingHeaders = responseNetworking(from: URLSession.shared.transport(with: .validatingStatus()))
+        let sendKeepingHeaders = responseNetworking(from: NetworkSession.shared.transport(with: .validatingStatus()))
         let page: Response<[Product]> = try await sendKeepingHeaders(Endpoint(baseURL: api, path: "/products")).decoded().value
         let products = page.value
         let next = page.headers["Link"]  // the next page, if the server paginates
@@ -243,7 +243,7 @@ struct EverydayTasksSamplesTests {
         let api = server.baseURL
 
         let logger = Logger(label: "shop.network")
-        let logged = URLSession.shared.transport(
+        let logged = NetworkSession.shared.transport(
             with: .logged(to: { record in
                 logger.log(level: Logger.Level(rawValue: record.level.name) ?? .info, "\(record.message)")
             }),
@@ -271,7 +271,7 @@ struct EverydayTasksSamplesTests {
         let server = try makeEverydayServer()
         defer { server.stop() }
         let api = server.baseURL
-        let send = networking(from: URLSession.shared.transport(with: .validatingStatus()))
+        let send = networking(from: NetworkSession.shared.transport(with: .validatingStatus()))
 
         let loading = send(Endpoint(baseURL: api, path: "/slow"))
         loading.cancel()
@@ -300,7 +300,7 @@ struct EverydayTasksSamplesTests {
             allowedOrigins: [Origin(url: api)!],
             refresh: { expired in try await refreshToken(replacing: expired) }
         )
-        let signedIn = networking(from: URLSession.shared.transport(with: .authenticated(by: auth), .validatingStatus()))
+        let signedIn = networking(from: NetworkSession.shared.transport(with: .authenticated(by: auth), .validatingStatus()))
 
         let me: Product = try await signedIn(Endpoint(baseURL: api, path: "/me")).decoded().value(within: .seconds(30))
         #expect(me.name == "Ada")
@@ -313,7 +313,7 @@ struct EverydayTasksSamplesTests {
         server.enqueue(.text("busy", status: 503, headers: [.init("Retry-After", "0")]))
         server.enqueue(.text("ok"))
 
-        let patient = URLSession.shared.transport(
+        let patient = NetworkSession.shared.transport(
             with: .retry(RetryPolicy(maxAttempts: 5, backoff: .exponential(initial: .milliseconds(500), maximum: .seconds(20)))),
             .validatingStatus()
         )
@@ -328,7 +328,7 @@ struct EverydayTasksSamplesTests {
             request.path == "/products/7" ? .json(#"{"id":7,"name":"iPad Pro"}"#) : .status(404)
         }
         defer { server.stop() }
-        let send = networking(from: URLSession.shared.transport())
+        let send = networking(from: URLSession.shared.transport)
         let product: Product = try await send(Endpoint(baseURL: server.baseURL, path: "/products/7")).decoded().value
         #expect(product.name == "iPad Pro")
     }

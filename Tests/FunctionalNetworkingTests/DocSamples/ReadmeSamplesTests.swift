@@ -29,7 +29,7 @@ struct ReadmeSamplesTests {
         chosenID.resolve(with: 7)
 
         // URLSession wrapped in composers: name the parts, the stack puts them in order.
-        let transport = URLSession.shared.transport(with: .retry(), .validatingStatus())
+        let transport = NetworkSession.shared.transport(with: .retry(), .validatingStatus())
 
         // chain makes one function of three: Int -> Endpoint -> Future<Data> -> Future<Item>.
         let endpoint = { @Sendable (id: Int) in Endpoint(baseURL: server.baseURL, path: "/items/\(id)") }

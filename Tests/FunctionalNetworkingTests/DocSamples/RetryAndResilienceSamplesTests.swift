@@ -20,7 +20,7 @@ struct RetryAndResilienceSamplesTests {
         server.enqueue(.text("ok"))
         let url = server.url(for: "/products")
 
-        let transport = URLSession.shared.transport(with: .retry(), .validatingStatus())
+        let transport = NetworkSession.shared.transport(with: .retry(), .validatingStatus())
 
         let data = try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 }
         #expect(data == Data("ok".utf8))
@@ -52,7 +52,7 @@ struct RetryAndResilienceSamplesTests {
         policy.maxAttempts = 5
         policy.backoff = .exponential(initial: .milliseconds(500), maximum: .seconds(20))
         policy.statuses.remove(500)  // this server's 500s are bugs, not hiccups
-        let transport = URLSession.shared.transport(with: .retry(policy), .validatingStatus())
+        let transport = NetworkSession.shared.transport(with: .retry(policy), .validatingStatus())
 
         let error = await #expect(throws: HTTPStatusError.self) {
             try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 }
@@ -78,7 +78,7 @@ struct RetryAndResilienceSamplesTests {
     @Test func failingEveryAttemptEndsInTheLastAttemptsStatusError() async throws {
         let server = try LoopbackServer { _ in .text("busy", status: 503, headers: [.init("Retry-After", "0")]) }
         defer { server.stop() }
-        let transport = URLSession.shared.transport(with: .retry(RetryPolicy(backoff: .immediate)), .validatingStatus())
+        let transport = NetworkSession.shared.transport(with: .retry(RetryPolicy(backoff: .immediate)), .validatingStatus())
         let request = URLRequest(url: server.url(for: "/products"))
         let seen = Collected<String>()
         @Sendable func showUnavailable(retryAfter: String?) {
@@ -98,7 +98,7 @@ struct RetryAndResilienceSamplesTests {
     }
 
     @Test func withoutValidationTheLastRetryableResponseComesBackAsItArrived() async throws {
-        let transport = compose(stubTransport(data: Data("busy".utf8), status: 503), with: .retry(RetryPolicy(backoff: .immediate)))
+        let transport = NetworkSession(sending: stubTransport(data: Data("busy".utf8), status: 503)).transport(with: .retry(RetryPolicy(backoff: .immediate)))
         let (_, response) = try await transport(URLRequest(url: URL(string: "https://shop.example/products")!))
         #expect((response as? HTTPURLResponse)?.statusCode == 503)
     }
@@ -109,7 +109,7 @@ struct RetryAndResilienceSamplesTests {
         server.enqueue(.text("busy", status: 503, headers: [.init("Retry-After", "5")]))
         server.enqueue(.text("ok"))
         let clock = TestClock()
-        let transport = URLSession.shared.transport(with: .retry(.default, clock: clock), .validatingStatus())
+        let transport = NetworkSession.shared.transport(with: .retry(.default, clock: clock), .validatingStatus())
 
         let call = Future { try await transport(URLRequest(url: server.url(for: "/products"))) }
         try await clock.waitForSleepers(count: 1, timeout: .seconds(30))
@@ -124,7 +124,7 @@ struct RetryAndResilienceSamplesTests {
         let loadProduct: @Sendable (Product.ID) -> Future<Product> = { id in Future(value: Product(id: id, name: "iPad Pro")) }
 
         let endpoint = Endpoint.product(withID: 7).with(timeout: 10)  // URLSession gives up after 10 s without data
-        let transport = URLSession.shared.transport(with: .retry(), .timeout(after: .seconds(10)), .validatingStatus())
+        let transport = NetworkSession.shared.transport(with: .retry(), .timeout(after: .seconds(10)), .validatingStatus())
         let product: Future<Product> = loadProduct(7).timeout(after: .seconds(45))
 
         #expect(try endpoint.urlRequest().timeoutInterval == 10)
@@ -141,7 +141,7 @@ struct RetryAndResilienceSamplesTests {
         // Ten attempts rather than the default three: a machine stalled for longer than an
         // attempt's time at the wrong moment costs an attempt, not the test.
         let send = networking(
-            from: URLSession.shared.transport(with: .retry(RetryPolicy(maxAttempts: 10, backoff: .immediate)), .validatingStatus()))
+            from: NetworkSession.shared.transport(with: .retry(RetryPolicy(maxAttempts: 10, backoff: .immediate)), .validatingStatus()))
         // Whole seconds: swift-corelibs-foundation fails a timeoutInterval below one second at once.
         let endpoint = Endpoint(baseURL: server.baseURL, path: "/slow").with(timeout: 2)
         #expect(try await send(endpoint).value(within: .seconds(60)) == Data("ok".utf8))
@@ -155,7 +155,7 @@ struct RetryAndResilienceSamplesTests {
         server.enqueue(.text("never").withFault(.stall))
         let url = server.url(for: "/slow")
         let clock = TestClock()
-        let transport = URLSession.shared.transport(with: .retry(), .timeout(after: .seconds(2), clock: clock), .validatingStatus())
+        let transport = NetworkSession.shared.transport(with: .retry(), .timeout(after: .seconds(2), clock: clock), .validatingStatus())
         let call = Future { try await transport(URLRequest(url: url)) }
         // The clock moves only once the server holds the first attempt, so the second one cannot
         // time out however slow the machine is.
@@ -186,7 +186,7 @@ struct RetryAndResilienceSamplesTests {
         )
         let url = server.url(for: "/account")
 
-        let transport = URLSession.shared.transport(
+        let transport = NetworkSession.shared.transport(
             with:
                 .authenticated(by: auth),  // attaches the credential; on 401 refreshes and resends
             .retry(),  // resends 408, 429, 500, 502-504 and transient errors

@@ -17,7 +17,7 @@ struct TransfersSamplesTests {
         let server = try LoopbackServer { _ in .json(#"{"id":1}"#) }
         defer { server.stop() }
         let api = server.baseURL
-        let transport = URLSession.shared.transport(with: .retry(), .validatingStatus())
+        let transport = NetworkSession.shared.transport(with: .retry(), .validatingStatus())
         let photoURL = try URLRequestBodyTests.temporaryFile(count: 50_000)
         defer { try? FileManager.default.removeItem(at: photoURL) }
 
@@ -69,7 +69,7 @@ struct TransfersSamplesTests {
         let server = try LoopbackServer { _ in LoopbackServer.Response(body: Data(count: 500_000)) }
         defer { server.stop() }
         let reportURL = server.url(for: "/report.pdf")
-        let transport = URLSession.shared.transport(with: .retry(), .validatingStatus())
+        let transport = NetworkSession.shared.transport(with: .retry(), .validatingStatus())
         let fractions = Collected<Double>()
         @Sendable func showProgress(_ fraction: Double) { fractions.append(fraction) }
 

@@ -27,7 +27,7 @@ struct TransportPoliciesSamplesTests {
             let trusted = Origin(url: redirect.proposedRequest.url) == uploads
             return RedirectPolicy.follow(allowingCrossOriginBodies: trusted).decision(for: redirect)
         }
-        let transport = URLSession.shared.transport(policy: TransportPolicy(redirects: policy))
+        let transport = NetworkSession(configuration: URLSession.shared.configuration, policy: TransportPolicy(redirects: policy))
         _ = transport
 
         guard case .follow(let next) = policy.decision(for: try Self.redirect(to: "https://uploads.shop.example/photos")) else {

@@ -14,7 +14,7 @@ struct EmptyTests {
     func aNoContentStatusDecodesIntoEmptyAndIntoAnOptional(status: Int) async throws {
         let server = try LoopbackServer { _ in .status(status) }
         defer { server.stop() }
-        let send = networking(from: makeTestSession().transport())
+        let send = networking(from: makeTestSession().transport)
         let endpoint = Endpoint(method: .delete, baseURL: server.baseURL, path: "/items/7")
         let empty: Future<Empty> = send(endpoint).decoded()
         #expect(try await empty.value(within: .seconds(30)) == Empty())
@@ -25,7 +25,7 @@ struct EmptyTests {
     @Test func aHEADDecodesIntoEmptyWithItsHeadersKept() async throws {
         let server = try LoopbackServer { _ in .json(#"{"id":7,"name":"iPad Pro"}"#, headers: [.init("ETag", "\"v7\"")]) }
         defer { server.stop() }
-        let send = responseNetworking(from: makeTestSession().transport())
+        let send = responseNetworking(from: makeTestSession().transport)
         let head: Future<Response<Empty>> = send(Endpoint(method: .head, baseURL: server.baseURL, path: "/items/7")).decoded()
         let response = try await head.value(within: .seconds(30))
         #expect(response.value == Empty())

@@ -14,7 +14,7 @@ struct NetworkingTests {
 
     @Test func theStacksValidatingStatusDecidesWhichStatusesGiveTheirBody() async throws {
         let moved = stubTransport(data: Data("cached copy".utf8), status: 304)
-        let send = networking(from: compose(moved, with: .validatingStatus(200..<400)))
+        let send = networking(from: NetworkSession(sending: moved).transport(with: .validatingStatus(200..<400)))
         #expect(try await send(endpoint).value(within: .seconds(30)) == Data("cached copy".utf8))
     }
 
@@ -25,25 +25,25 @@ struct NetworkingTests {
     }
 
     @Test func aStatusTheStackRefusesIsRejectedOnceWithTheStacksError() async throws {
-        let send = networking(from: compose(stubTransport(data: Data("busy".utf8), status: 503), with: .validatingStatus()))
+        let send = networking(from: NetworkSession(sending: stubTransport(data: Data("busy".utf8), status: 503)).transport(with: .validatingStatus()))
         let result = await send(endpoint).result(within: .seconds(30))
         #expect((result.failure as? HTTPStatusError)?.body == Data("busy".utf8))
     }
 
     @Test func theSameFailureReachesTheCallerAsTheSameTypeWithOrWithoutRetry() async throws {
         let busy = stubTransport(data: Data("busy".utf8), status: 503)
-        let plain = networking(from: compose(busy, with: .validatingStatus()))
+        let plain = networking(from: NetworkSession(sending: busy).transport(with: .validatingStatus()))
         let retried = networking(
-            from: compose(busy, with: .validatingStatus(), .retry(RetryPolicy(backoff: .immediate), clock: TestClock())))
+            from: NetworkSession(sending: busy).transport(with: .validatingStatus(), .retry(RetryPolicy(backoff: .immediate), clock: TestClock())))
         let listedTheOtherWay = networking(
-            from: compose(busy, with: .retry(RetryPolicy(backoff: .immediate), clock: TestClock()), .validatingStatus()))
+            from: NetworkSession(sending: busy).transport(with: .retry(RetryPolicy(backoff: .immediate), clock: TestClock()), .validatingStatus()))
         for send in [plain, retried, listedTheOtherWay] {
             let result = await send(endpoint).result(within: .seconds(30))
             #expect((result.failure as? HTTPStatusError)?.status == 503)
         }
         let refused: Transport = { _ in throw URLError(.cannotConnectToHost) }
         for composers: [Composer] in [[], [.retry(RetryPolicy(backoff: .immediate), clock: TestClock())]] {
-            let result = await networking(from: compose(refused, with: composers))(endpoint).result(within: .seconds(30))
+            let result = await networking(from: NetworkSession(sending: refused).transport(with: composers))(endpoint).result(within: .seconds(30))
             #expect((result.failure as? URLError)?.code == .cannotConnectToHost)
         }
     }
@@ -64,7 +64,7 @@ struct NetworkingTests {
         )
         for composers: [Composer] in [[.authenticated(by: auth), .validatingStatus()], [.validatingStatus(), .authenticated(by: auth)]] {
             await auth.store.store(.bearer("stale"))
-            let data = try await networking(from: compose(server, with: composers))(endpoint).value(within: .seconds(30))
+            let data = try await networking(from: NetworkSession(sending: server).transport(with: composers))(endpoint).value(within: .seconds(30))
             #expect(data == Data("200".utf8))
         }
         #expect(refreshes.value == 2)

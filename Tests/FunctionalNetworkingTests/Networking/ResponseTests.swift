@@ -16,7 +16,7 @@ struct ResponseTests {
             return .json(#"{"id":7,"name":"iPad Pro"}"#, headers: [.init("ETag", "\"v7\""), .init("Link", "</products/8>; rel=\"next\"")])
         }
         defer { server.stop() }
-        let send = responseNetworking(from: makeTestSession().transport())
+        let send = responseNetworking(from: makeTestSession().transport)
         let response = try await send(Endpoint(baseURL: server.baseURL, path: "/old")).value(within: .seconds(30))
         #expect(response.status == 200)
         #expect(response.headers["etag"] == "\"v7\"")
@@ -28,7 +28,7 @@ struct ResponseTests {
     @Test func aResponseDecodesAndChainsLikeABody() async throws {
         let server = try LoopbackServer { _ in .json(#"{"id":7,"name":"iPad Pro"}"#, headers: [.init("ETag", "\"v7\"")]) }
         defer { server.stop() }
-        let send = responseNetworking(from: makeTestSession().transport())
+        let send = responseNetworking(from: makeTestSession().transport)
         let endpoint = { @Sendable (id: Int) in Endpoint(baseURL: server.baseURL, path: "/products/\(id)") }
         let load: (Int) -> Future<Response<Product>> = chain(chain(endpoint, to: send), to: Future.decoded)
         let product = try await load(7).value(within: .seconds(30))
@@ -41,7 +41,7 @@ struct ResponseTests {
     @Test func aFailedStatusIsTheSameHTTPStatusErrorAsNetworkingGives() async throws {
         let server = try LoopbackServer { _ in .json(#"{"message":"gone"}"#, status: 410) }
         defer { server.stop() }
-        let transport = makeTestSession().transport()
+        let transport = makeTestSession().transport
         let endpoint = Endpoint(baseURL: server.baseURL, path: "/a")
         let fromResponse = await responseNetworking(from: transport)(endpoint).result(within: .seconds(30))
         let fromBody = await networking(from: transport)(endpoint).result(within: .seconds(30))
@@ -60,7 +60,7 @@ struct ResponseTests {
         let html = "<html><body><h1>502 Bad Gateway</h1><p>The upstream server did not answer in time; try again later.</p></body></html>"
         let server = try LoopbackServer { _ in .init(headers: [.init("Content-Type", "text/html")], body: Data(html.utf8)) }
         defer { server.stop() }
-        let send = responseNetworking(from: makeTestSession().transport())
+        let send = responseNetworking(from: makeTestSession().transport)
         let future: Future<Response<Product>> = send(Endpoint(baseURL: server.baseURL, path: "/p")).decoded()
         let failure = try #require(await future.result(within: .seconds(30)).failure as? DecodingFailure)
         #expect(failure.contentType == "text/html")
@@ -74,7 +74,7 @@ struct ResponseTests {
             .init(headers: [.init("Content-Type", "application/x-www-form-urlencoded")], body: Data("error=denied&password=hunter2".utf8))
         }
         defer { server.stop() }
-        let send = responseNetworking(from: makeTestSession().transport())
+        let send = responseNetworking(from: makeTestSession().transport)
         let future: Future<Response<Product>> = send(Endpoint(baseURL: server.baseURL, path: "/p")).decoded()
         let failure = try #require(await future.result(within: .seconds(30)).failure as? DecodingFailure)
         #expect(failure.description.contains("Content-Type: application/x-www-form-urlencoded; body: error=denied"))

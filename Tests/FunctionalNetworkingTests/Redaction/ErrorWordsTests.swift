@@ -50,7 +50,7 @@ struct ErrorWordsTests {
             allowedOrigins: [Origin(url: server.baseURL)!],
             refresh: { _ in throw ErrorWordsTests.refused }
         )
-        let transport = makeTestSession().transport(with: .authenticated(by: auth))
+        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth))
         let error = await #expect(throws: AuthenticationError.self) {
             try await transport(URLRequest(url: server.url(for: "/me")))
         }
@@ -63,7 +63,7 @@ struct ErrorWordsTests {
         let refusing = try RefusingPort()  // not a stopped server's port: another test's server may get it
         defer { withExtendedLifetime(refusing) {} }
         let url = try #require(URL(string: "http://alice:pa55word@127.0.0.1:\(refusing.port)/x?token=t0k-S3CRET&api_key=k3y-S3CRET"))
-        let transport = makeTestSession().transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)))
+        let transport = makeTestNetworkSession().transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)))
         let error = await #expect(throws: URLError.self) { try await transport(URLRequest(url: url)) }
         let text = Redaction.default.describe(try #require(error))
         #expect(Self.leaks(text).isEmpty, "\(text)")
@@ -101,7 +101,7 @@ struct TransportFailureWordsTests {
     @Test func anUnreachableHostThroughNetworkingIsDescribedInOneLine() async throws {
         let refusing = try RefusingPort()
         defer { withExtendedLifetime(refusing) {} }
-        let send = networking(from: makeTestSession().transport())
+        let send = networking(from: makeTestSession().transport)
         let endpoint = Endpoint(destination: .server(scheme: "http", host: "127.0.0.1", port: refusing.port), path: "/items")
         let error = try #require(await send(endpoint).result(within: .seconds(30)).failure)
         let text = Redaction.default.describe(error)

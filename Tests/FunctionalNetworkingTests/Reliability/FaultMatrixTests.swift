@@ -26,7 +26,7 @@ struct FaultMatrixTests {
         clock: some Clock<Duration> = ContinuousClock(), baseURL: URL? = nil
     ) async -> Outcome {
         let policy = RetryPolicy(maxAttempts: 3, backoff: .constant(.milliseconds(10)), maximumRetryAfter: .milliseconds(50))
-        let transport = makeTestSession(timeout: 60).transport(
+        let transport = makeTestNetworkSession(timeout: 60).transport(
             with: .retry(policy), .timeout(after: attemptTimeout, clock: clock), .validatingStatus())
         let before = server.requestCount
         let completions = Counter()
@@ -114,7 +114,7 @@ struct FaultMatrixTests {
     @Test func anEmptyBodyWhereJSONIsExpectedNamesTheType() async throws {
         let server = try LoopbackServer { _ in .status(200) }
         defer { server.stop() }
-        let transport = makeTestSession().transport(with: .validatingStatus())
+        let transport = makeTestNetworkSession().transport(with: .validatingStatus())
         let product: Future<Product> = networking(from: transport)(Endpoint(baseURL: server.baseURL, path: "/p")).decoded()
         let failure = try #require(await product.result().failure as? DecodingFailure)
         #expect(
@@ -131,7 +131,7 @@ struct FaultMatrixTests {
                 : .text("<html><body>Maintenance</body></html>", headers: [.init("Content-Type", "text/html")])
         }
         defer { server.stop() }
-        let send = networking(from: makeTestSession().transport(with: .retry(), .validatingStatus()))
+        let send = networking(from: makeTestNetworkSession().transport(with: .retry(), .validatingStatus()))
         for path in ["/malformed", "/html"] {
             let product: Future<Product> = send(Endpoint(baseURL: server.baseURL, path: path)).decoded()
             let failure = try #require(await product.result().failure as? DecodingFailure)
@@ -175,7 +175,7 @@ struct FaultMatrixTests {
         let server = try LoopbackServer { request in
             .text("ok \(request.path)").delayed(by: .seconds(request.sequenceNumber < 10 ? 0 : 30))  // stop() cuts the wait short
         }
-        let transport = makeTestSession(timeout: 10).transport(
+        let transport = makeTestNetworkSession(timeout: 10).transport(
             with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
         let send = networking(from: transport)
         let counters = (0..<40).map { _ in Counter() }

@@ -35,7 +35,7 @@ struct LoadTests {
         let auth = Authenticator(store: store, allowedOrigins: [Origin(url: server.baseURL)!])
         let cache = ResponseCache(heuristicFreshness: .seconds(600), maxEntries: keys * 2)
         let throttle = RequestThrottle(maxConcurrent: throttleLimit)
-        let transport = makeTestSession(timeout: 30).transport(
+        let transport = makeTestNetworkSession(timeout: 30).transport(
             with: .logged(to: { _ in logLines.increment() }),
             .authenticated(by: auth),
             .retry(),

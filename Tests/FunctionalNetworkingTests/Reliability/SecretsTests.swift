@@ -43,7 +43,7 @@ struct SecretsTests {
             allowedOrigins: [Origin(url: server.baseURL)!],
             refresh: { _ in throw URLError(.userAuthenticationRequired) }
         )
-        let transport = makeTestSession().transport(
+        let transport = makeTestNetworkSession().transport(
             with: .numbered(),
             .logged(to: { lines.append($0.description + " " + $0.message + " " + ($0.error ?? "")) }, redaction: redaction),
             .metrics(into: metrics, redaction: redaction),
@@ -117,7 +117,7 @@ struct SecretsTests {
             allowedOrigins: [Origin(url: server.baseURL)!],
             refresh: { _ in throw URLError(.userAuthenticationRequired) }
         )
-        let transport = makeTestSession().transport(
+        let transport = makeTestNetworkSession().transport(
             with: .numbered(),
             .logged(to: { lines.append($0.description + " " + $0.message + " " + ($0.error ?? "")) }),
             .metrics(into: metrics),

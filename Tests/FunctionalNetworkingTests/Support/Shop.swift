@@ -65,3 +65,8 @@ extension Result {
         try? get()
     }
 }
+
+/// A ``NetworkSession`` of the configuration ``makeTestSession(timeout:)`` uses, under `policy`.
+func makeTestNetworkSession(timeout: TimeInterval = 30, policy: TransportPolicy = .default) -> NetworkSession {
+    NetworkSession(configuration: makeTestSession(timeout: timeout).configuration, policy: policy)
+}

@@ -31,6 +31,11 @@ struct CancellationStressTests {
         URLSession.shared, URLSession(configuration: .default), URLSession(configuration: .ephemeral), makeTestSession(),
     ]
 
+    /// The network session standing for each of ``sessions``, for stacks.
+    static let networkSessions = [
+        NetworkSession.shared, NetworkSession(configuration: .default), NetworkSession(configuration: .ephemeral), makeTestNetworkSession(),
+    ]
+
     /// A fast server; half its answers may be cached (`max-age`), so that URL caches answer
     /// some requests too.
     static func makeServer() throws -> LoopbackServer {
@@ -106,7 +111,7 @@ struct CancellationStressTests {
     static func timeOut(_ server: LoopbackServer, _ outcomes: StressOutcomes) async throws {
         // Limits from 0 to 1 ms, so that some expire before, during and after the request.
         let transports = (0..<9).map { step in
-            sessions[step % sessions.count].transport(with: .timeout(after: .microseconds(step * 125)))
+            networkSessions[step % networkSessions.count].transport(with: .timeout(after: .microseconds(step * 125)))
         }
         for index in 0..<count {
             let request = URLRequest(url: server.url(for: path(index)))
@@ -117,13 +122,13 @@ struct CancellationStressTests {
 
     static func cancelInScope(_ server: LoopbackServer, _ outcomes: StressOutcomes) async throws {
         let scope = CancellationScope()
-        try await cancelEach(through: sessions.map { $0.transport(with: .cancellable(in: scope)) }, server, outcomes) { _ in
+        try await cancelEach(through: networkSessions.map { $0.transport(with: .cancellable(in: scope)) }, server, outcomes) { _ in
             scope.cancelAll()
         }
     }
 
     static func leaveSharedCalls(_ server: LoopbackServer, _ outcomes: StressOutcomes) async throws {
-        let transports = sessions.map { $0.transport(with: .deduplicated()) }
+        let transports = networkSessions.map { $0.transport(with: .deduplicated()) }
         for index in 0..<count {
             let request = URLRequest(url: server.url(for: path(index)))
             let transport = transports[index % transports.count]

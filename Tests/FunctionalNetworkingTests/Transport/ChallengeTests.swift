@@ -59,7 +59,7 @@ struct ChallengeTests {
             refresh: { _ in
                 .bearer("fresh")
             })
-        let send = networking(from: makeTestSession().transport(with: .authenticated(by: auth)))
+        let send = networking(from: makeTestNetworkSession().transport(with: .authenticated(by: auth)))
         let data = try await send(Endpoint(baseURL: server.baseURL, path: "/me")).timeout(after: .seconds(60)).value
         #expect(String(decoding: data, as: UTF8.self) == #"{"me":"A"}"#)
     }

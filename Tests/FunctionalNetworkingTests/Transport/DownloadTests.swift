@@ -134,7 +134,7 @@ struct DownloadTests {
         }
         defer { server.stop() }
         let folder = try Folder()
-        let transport = makeTestSession().transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
+        let transport = makeTestNetworkSession().transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
         try await download(URLRequest(url: server.url(for: "/flaky")), to: folder.file("f.bin"), through: transport)
         #expect(try Data(contentsOf: folder.file("f.bin")) == body)
         #expect(folder.names == ["f.bin"])
@@ -146,7 +146,7 @@ struct DownloadTests {
         defer { server.stop() }
         let folder = try Folder()
         let cache = ResponseCache()
-        let transport = makeTestSession().transport(with: .cached(in: cache), .deduplicated())
+        let transport = makeTestNetworkSession().transport(with: .cached(in: cache), .deduplicated())
         let request = URLRequest(url: server.url(for: "/report"))
         async let first = download(request, to: folder.file("a.txt"), through: transport)
         async let second = download(request, to: folder.file("b.txt"), through: transport)
@@ -161,7 +161,7 @@ struct DownloadTests {
         let server = try LoopbackServer { _ in LoopbackServer.Response(body: Data(count: 3_000)) }
         defer { server.stop() }
         let folder = try Folder()
-        let small = makeTestSession().transport(policy: TransportPolicy(maximumResponseSize: 1_000))
+        let small = makeTestNetworkSession(policy: TransportPolicy(maximumResponseSize: 1_000)).transport
         try await download(URLRequest(url: server.url(for: "/a")), to: folder.file("a"), through: small)
         #expect(try Data(contentsOf: folder.file("a")).count == 3_000)
         await #expect(throws: TransportError.self) {

@@ -35,8 +35,8 @@ struct PackageSessionRegistryTests {
             let transport =
                 switch index % 3 {
                 case 0: session.transport
-                case 1: session.transport(with: .validatingStatus())
-                default: session.transport(policy: TransportPolicy(redirects: .never))
+                case 1: NetworkSession.standing(for: session).transport(with: .validatingStatus())
+                default: NetworkSession.standing(for: session).transport
                 }
             _ = try await transport(URLRequest(url: server.url(for: "/\(index)")))
         }
@@ -51,8 +51,8 @@ struct PackageSessionRegistryTests {
         let first = URLSession(configuration: .ephemeral)
         let second = URLSession(configuration: .ephemeral)
 
-        #expect(PackageSession.sending(for: first) === PackageSession.sending(for: first))
-        #expect(PackageSession.sending(for: first) !== PackageSession.sending(for: second))
+        #expect(NetworkSession.standing(for: first) === NetworkSession.standing(for: first))
+        #expect(NetworkSession.standing(for: first) !== NetworkSession.standing(for: second))
         for _ in 0..<3 {
             _ = try await first.request(Endpoint(baseURL: server.baseURL, path: "/first")).value(within: .seconds(30))
             _ = try await second.request(Endpoint(baseURL: server.baseURL, path: "/second")).value(within: .seconds(30))
@@ -61,8 +61,8 @@ struct PackageSessionRegistryTests {
     }
 
     @Test func theSharedSessionKeepsItsOnePackageSession() {
-        #expect(PackageSession.sending(for: .shared) === PackageSession.shared)
-        #expect(PackageSession.sending(for: .shared) === PackageSession.sending(for: .shared))
+        #expect(NetworkSession.standing(for: .shared) === NetworkSession.shared)
+        #expect(NetworkSession.standing(for: .shared) === NetworkSession.standing(for: .shared))
     }
 
     @Test func anEntryIsDroppedOnceItsSessionIsFreedAndALaterSessionGetsItsOwn() async throws {
@@ -70,14 +70,14 @@ struct PackageSessionRegistryTests {
         defer { server.stop() }
         let registry = PackageSessionRegistry()
         weak var freedSession: URLSession?
-        weak var freedPackage: PackageSession?
+        weak var freedPackage: NetworkSession?
         do {
             let session = URLSession(configuration: .ephemeral)
-            let package = registry.package(for: session)
-            _ = try await package.send(URLRequest(url: server.url(for: "/")), policy: .default)
+            let package = registry.network(for: session)
+            _ = try await package.transport(URLRequest(url: server.url(for: "/")))
             freedSession = session
             freedPackage = package
-            #expect(registry.package(for: session) === package)
+            #expect(registry.network(for: session) === package)
             #expect(registry.count == 1)
         }
         #expect(freedSession == nil)
@@ -86,9 +86,9 @@ struct PackageSessionRegistryTests {
 
         // Made right after the first is freed, it may well get the same ObjectIdentifier.
         let later = URLSession(configuration: .ephemeral)
-        let laterPackage = registry.package(for: later)
+        let laterPackage = registry.network(for: later)
         #expect(laterPackage !== freedPackage)
-        #expect(registry.package(for: later) === laterPackage)
+        #expect(registry.network(for: later) === laterPackage)
         #expect(registry.count == 1)
     }
 
@@ -101,10 +101,10 @@ struct PackageSessionRegistryTests {
         let transport: Transport
         do {
             let session = URLSession(configuration: .ephemeral)
-            let package = registry.package(for: session)
-            transport = { request in try await package.send(request, policy: .default) }
+            let network = registry.network(for: session)
+            transport = network.transport
             freedSession = session
-            keptPackage = package
+            keptPackage = network.package
         }
         #expect(freedSession == nil)
         #expect(registry.count == 0)
@@ -127,8 +127,8 @@ struct PackageSessionRegistryTests {
                 group.addTask {
                     let transport = session.transport
                     return (
-                        transport, ObjectIdentifier(PackageSession.sending(for: session)),
-                        ObjectIdentifier(registry.package(for: session))
+                        transport, ObjectIdentifier(NetworkSession.standing(for: session)),
+                        ObjectIdentifier(registry.network(for: session))
                     )
                 }
             }
@@ -152,13 +152,13 @@ struct PackageSessionRegistryTests {
         let used = URLSession(configuration: .ephemeral)
         let endpoint = Endpoint(baseURL: server.baseURL, path: "/")
         _ = try await used.request(endpoint).value(within: .seconds(30))
-        let package = PackageSession.sending(for: used)
+        let package = NetworkSession.standing(for: used)
 
         used.invalidateAndCancel()
         let neverUsed = URLSession(configuration: .ephemeral)
         neverUsed.finishTasksAndInvalidate()
 
-        #expect(PackageSession.sending(for: used) === package)
+        #expect(NetworkSession.standing(for: used) === package)
         #expect(try await used.request(endpoint).value(within: .seconds(30)) == Data("ok".utf8))
         #expect(try await neverUsed.request(endpoint).value(within: .seconds(30)) == Data("ok".utf8))
         #expect(server.connectionCount == 2, "two sessions opened \(server.connectionCount) connections")

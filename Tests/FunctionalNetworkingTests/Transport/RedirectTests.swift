@@ -30,7 +30,7 @@ struct RedirectTests {
     static func send(_ request: URLRequest, policy: TransportPolicy = TransportPolicy(secretHeaderNames: ["X-Shop-Session"])) async throws
         -> (String, HTTPURLResponse)
     {
-        let (data, response) = try await makeTestSession().transport(policy: policy)(request)
+        let (data, response) = try await makeTestNetworkSession(policy: policy).transport(request)
         return (String(decoding: data, as: UTF8.self), try #require(response as? HTTPURLResponse))
     }
 
@@ -301,7 +301,7 @@ struct RedirectTests {
         defer { server.stop() }
         let policy = TransportPolicy(redirects: .follow(maximumHops: 5))
         let error = await #expect(throws: TransportError.self) {
-            _ = try await makeTestSession().transport(policy: policy)(URLRequest(url: server.url(for: "/loop?token=abc123")))
+            _ = try await makeTestNetworkSession(policy: policy).transport(URLRequest(url: server.url(for: "/loop?token=abc123")))
         }
         guard case .tooManyRedirects(let limit, _)? = error else {
             Issue.record("expected tooManyRedirects, got \(String(describing: error))")

@@ -40,7 +40,7 @@ struct ResponseSizeTests {
         let before = residentMemoryBytes() ?? 0
         let clock = ContinuousClock()
         let start = clock.now
-        let send = networking(from: makeTestSession(timeout: 60).transport(policy: TransportPolicy(maximumResponseSize: limit)))
+        let send = networking(from: makeTestNetworkSession(timeout: 60, policy: TransportPolicy(maximumResponseSize: limit)).transport)
         var caught: (any Error)?
         do {
             _ = try await send(endpoint).timeout(after: .seconds(60)).value
@@ -109,7 +109,7 @@ struct ResponseSizeTests {
             .text(String(repeating: "x", count: request.path == "/at" ? 1_000 : 1_001))
         }
         defer { server.stop() }
-        let transport = makeTestSession().transport(policy: TransportPolicy(maximumResponseSize: 1_000))
+        let transport = makeTestNetworkSession(policy: TransportPolicy(maximumResponseSize: 1_000)).transport
         let (data, _) = try await transport(URLRequest(url: server.url(for: "/at")))
         #expect(data.count == 1_000)
         await #expect(throws: TransportError.self) { _ = try await transport(URLRequest(url: server.url(for: "/over"))) }
@@ -118,7 +118,7 @@ struct ResponseSizeTests {
     @Test func anEndpointsLimitOverridesTheTransports() async throws {
         let server = try LoopbackServer { _ in .text(String(repeating: "x", count: 5_000)) }
         defer { server.stop() }
-        let send = networking(from: makeTestSession().transport(policy: TransportPolicy(maximumResponseSize: 1_000)))
+        let send = networking(from: makeTestNetworkSession(policy: TransportPolicy(maximumResponseSize: 1_000)).transport)
         let endpoint = Endpoint(baseURL: server.baseURL, path: "/report")
         await #expect(throws: TransportError.self) { _ = try await send(endpoint).value }
         let data = try await send(endpoint.with(maximumResponseSize: 10_000)).value

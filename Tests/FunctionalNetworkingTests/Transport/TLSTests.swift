@@ -102,7 +102,7 @@ struct TLSTests {
         let streamed = upload + download
         try streamed.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let send = networking(from: URLSession.shared.transport(with: .retry(), .validatingStatus()))
+        let send = networking(from: NetworkSession.shared.transport(with: .retry(), .validatingStatus()))
         let echoed = try await send(Endpoint(method: .put, baseURL: base, path: "/backups/big.bin").with(bodyFromFileAt: file))
             .timeout(after: .seconds(60)).value
         #expect(echoed == streamed)
@@ -289,7 +289,7 @@ struct TLSTests {
                 refreshes.increment()
                 return .bearer("fresh")
             })
-        let send = networking(from: makeTestSession().transport(with: .retry(), .validatingStatus(), .authenticated(by: auth)))
+        let send = networking(from: makeTestNetworkSession().transport(with: .retry(), .validatingStatus(), .authenticated(by: auth)))
         let data = try await send(Endpoint(baseURL: origins.first.url(to: server, ""), path: "/me")).timeout(after: .seconds(60)).value
         #expect(String(decoding: data, as: UTF8.self) == #"{"me":"A"}"#)
         #expect(refreshes.value == 1)

@@ -60,7 +60,7 @@ struct TransferProgressTests {
             request.sequenceNumber == 0 ? LoopbackServer.Response(body: body).withFault(.closeMidBody) : LoopbackServer.Response(body: body)
         }
         defer { server.stop() }
-        let transport = makeTestSession().transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)))
+        let transport = makeTestNetworkSession().transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)))
         let seen = Seen()
         let (data, _) = try await withTransferProgress {
             try await transport(URLRequest(url: server.url(for: "/r")))

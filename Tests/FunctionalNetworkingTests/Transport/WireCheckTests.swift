@@ -55,7 +55,7 @@ struct WireCheckTests {
         var transport: Transport {
             switch self {
             case .sharedSessionTransport: URLSession.shared.transport
-            case .composedTransport: makeTestSession(timeout: 10).transport(with: .validatingStatus(), .retry(), .numbered())
+            case .composedTransport: makeTestNetworkSession(timeout: 10).transport(with: .validatingStatus(), .retry(), .numbered())
             }
         }
     }
@@ -105,7 +105,7 @@ struct WireCheckTests {
             request.allHTTPHeaderFields = ["X-Trace": "1\r\nX-Smuggled: 1"]
             return request
         }
-        let transport = makeTestSession(timeout: 10).transport(with: injecting, .retry())
+        let transport = makeTestNetworkSession(timeout: 10).transport(with: injecting, .retry())
         await #expect(throws: TransportError.invalidHeaderValue(name: "X-Trace")) {
             try await transport(Self.request(listener, "x"))
         }
@@ -122,7 +122,7 @@ struct WireCheckTests {
             next.setValue("1", forHTTPHeaderField: "X-Hop\r\nX-Smuggled")
             return .follow(next)
         }
-        let transport = makeTestSession(timeout: 10).transport(policy: TransportPolicy(redirects: injecting))
+        let transport = makeTestNetworkSession(timeout: 10, policy: TransportPolicy(redirects: injecting)).transport
         await #expect(throws: TransportError.invalidHeaderName("X-Hop\r\nX-Smuggled")) {
             try await transport(Self.request(listener, "first"))
         }
@@ -135,7 +135,7 @@ struct WireCheckTests {
         defer { listener.stop() }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpAdditionalHeaders = ["X-Client": "app\r\nX-Smuggled: 1", "Accept-Language": "en"]
-        let transport = URLSession(configuration: configuration).transport(with: .retry())
+        let transport = NetworkSession(configuration: configuration).transport(with: .retry())
         for _ in 0..<2 {
             await #expect(throws: TransportError.invalidHeaderValue(name: "X-Client")) {
                 try await transport(Self.request(listener, "x"))

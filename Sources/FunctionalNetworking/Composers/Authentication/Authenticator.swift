@@ -14,7 +14,7 @@ import FoundationNetworking
 ///     allowedOrigins: [Origin(url: apiURL)!],
 ///     refresh: { _ in .bearer(try await renewToken()) }
 /// )
-/// let transport = URLSession.shared.transport(with: .authenticated(by: auth), .retry())
+/// let transport = NetworkSession.shared.transport(with: .authenticated(by: auth), .retry())
 /// ```
 public struct Authenticator: Sendable {
     /// Where the credential lives.

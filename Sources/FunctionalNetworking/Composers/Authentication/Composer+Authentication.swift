@@ -9,7 +9,7 @@ extension Composer {
     /// once — for every request that met the 401 at the same time — and retries.
     ///
     /// ```swift
-    /// let transport = URLSession.shared.transport(with:
+    /// let transport = NetworkSession.shared.transport(with:
     ///     .authenticated(by: auth),
     ///     .retry(),
     ///     .validatingStatus()

@@ -94,7 +94,7 @@ public actor CredentialStore {
             let outcome: Result<Credential, any Error>
             do {
                 // A call of its own: none of the settings of the request that met the 401.
-                outcome = .success(try await withoutCallerSettings { try await refresh(stale) })
+                outcome = .success(try await RequestContext.$current.withValue(RequestContext()) { try await refresh(stale) })
             } catch {
                 outcome = .failure(AuthenticationError.refreshFailed(Redaction.default.describe(error)))
             }

@@ -9,7 +9,7 @@ extension Composer {
     ///
     /// ```swift
     /// let cache = ResponseCache(maxEntries: 500)
-    /// let transport = URLSession.shared.transport(with:
+    /// let transport = NetworkSession.shared.transport(with:
     ///     .cached(in: cache),
     ///     .authenticated(by: auth),   // placed above the cache, which so sees the credential
     ///     .retry()
@@ -36,7 +36,7 @@ extension Composer {
     /// fresh; use ``cached(in:)`` to hold the cache.
     ///
     /// ```swift
-    /// let transport = URLSession.shared.transport(with: .cached(), .retry())
+    /// let transport = NetworkSession.shared.transport(with: .cached(), .retry())
     /// ```
     ///
     /// - Parameters:

@@ -38,7 +38,7 @@ import FoundationNetworking
 /// ```swift
 /// let cache = ResponseCache(maxEntries: 500, maxBytes: 20_000_000)
 /// cache.removesResponses(ofCredentialsReplacedIn: store)   // sign-out frees the user's entries
-/// let transport = URLSession.shared.transport(with: .authenticated(by: auth), .cached(in: cache), .retry())
+/// let transport = NetworkSession.shared.transport(with: .authenticated(by: auth), .cached(in: cache), .retry())
 /// // …
 /// cache.count          // responses held now
 /// cache.removeAll()    // after a sign-out of a cookie session
@@ -263,7 +263,7 @@ public final class ResponseCache: @unchecked Sendable {
     func send(_ request: URLRequest, through next: @escaping Transport) async throws -> (Data, URLResponse) {
         // A download's body goes to a file, not to memory: nothing to keep or share.
         guard RequestKey.method(of: request) == .get, request.url != nil, request.httpBodyStream == nil,
-            TransferContext.download == nil
+            !RequestContext.current.isDownload
         else {
             return try await next(request)
         }
@@ -280,6 +280,7 @@ public final class ResponseCache: @unchecked Sendable {
         }
         let mayHit = !directives.noCache && directives.maxAge != 0
         if mayHit, let hit = lookUp(key, request: request, maxAge: directives.maxAge) {
+            try RequestContext.current.checkSize(of: hit.0, for: request)
             return hit
         }
         let fetch: Transport = { request in

@@ -9,7 +9,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let scope = CancellationScope()
-/// let transport = URLSession.shared.transport(with: .numbered(), .cancellable(in: scope))
+/// let transport = NetworkSession.shared.transport(with: .numbered(), .cancellable(in: scope))
 ///
 /// scope.inFlightIDs        // the ids of the requests running now, oldest first
 /// scope.cancel(id: id)     // that request's caller gets CancellationError

@@ -17,7 +17,7 @@ extension Composer {
     ///
     /// ```swift
     /// let scope = CancellationScope()
-    /// let networking = networking(from: URLSession.shared.transport(with:
+    /// let networking = networking(from: NetworkSession.shared.transport(with:
     ///     .numbered(),
     ///     .logged(to: log),
     ///     .cancellable(in: scope)
@@ -30,7 +30,7 @@ extension Composer {
     public static func cancellable(in scope: CancellationScope) -> Composer {
         Composer(at: .cancellation) { next in
             { request in
-                let id = RequestContext.current?.id ?? RequestContext.chosenID ?? UUID()
+                let id = RequestContext.current.id ?? UUID()
                 let relay = CancelRelay<(Data, URLResponse)>()
                 let token = scope.register(id: id) { relay.cancel() }
                 defer { scope.unregister(token) }

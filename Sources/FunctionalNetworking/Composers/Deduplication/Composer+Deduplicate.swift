@@ -14,7 +14,7 @@ extension Composer {
     /// credentials, never are (see ``RequestDeduplicator``).
     ///
     /// ```swift
-    /// let transport = URLSession.shared.transport(with:
+    /// let transport = NetworkSession.shared.transport(with:
     ///     .deduplicated(matching: .all(except: ["X-Request-ID"])),
     ///     .authenticated(by: auth),
     ///     .retry()
@@ -52,7 +52,7 @@ extension Composer {
     ///
     /// ```swift
     /// let deduplicator = RequestDeduplicator()
-    /// let transport = URLSession.shared.transport(with: .deduplicated(by: deduplicator))
+    /// let transport = NetworkSession.shared.transport(with: .deduplicated(by: deduplicator))
     /// ```
     ///
     /// - Parameter deduplicator: The table of calls in flight, and its rules.

@@ -16,7 +16,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let deduplicator = RequestDeduplicator(matching: .all(except: ["X-Request-ID"]))
-/// let transport = URLSession.shared.transport(with: .deduplicated(by: deduplicator))
+/// let transport = NetworkSession.shared.transport(with: .deduplicated(by: deduplicator))
 /// deduplicator.inFlightCount   // distinct upstream calls running now
 /// ```
 ///
@@ -101,7 +101,7 @@ public final class RequestDeduplicator: Sendable {
     ///   while it waits for another caller's call.
     func send(_ request: URLRequest, through next: @escaping Transport) async throws -> (Data, URLResponse) {
         // A download's body goes to its caller's own file: never shared.
-        guard TransferContext.download == nil, includesUnsafeMethods || RequestKey.method(of: request).isSafe,
+        guard !RequestContext.current.isDownload, includesUnsafeMethods || RequestKey.method(of: request).isSafe,
             let key = RequestKey(request, headers: headers, credentials: carriers)
         else {
             return try await next(request)

@@ -72,11 +72,15 @@ final class SharedFlights: @unchecked Sendable {
                 return (lastID, true)
             }
             if leading {
-                return try await lead(request, key: key, through: next)
+                let output = try await lead(request, key: key, through: next)
+                try RequestContext.current.checkSize(of: output.0, for: request)
+                return output
             }
             switch await wait(for: key, callerID: callerID) {
             case .shared(let result):
-                return try result.get()
+                let output = try result.get()
+                try RequestContext.current.checkSize(of: output.0, for: request)
+                return output
             case .again:
                 try Task.checkCancellation()
             }
@@ -87,7 +91,9 @@ final class SharedFlights: @unchecked Sendable {
     private func lead(_ request: URLRequest, key: RequestKey, through next: Transport) async throws -> Output {
         let result: Result<Output, any Error>
         do {
-            result = .success(try await next(request))
+            // The call is every caller's, so it runs with a context of its own, not the leader's:
+            // each caller's own limit is applied to the answer it receives.
+            result = .success(try await RequestContext.$current.withValue(RequestContext.current.forSharedCall) { try await next(request) })
         } catch {
             result = .failure(error)
         }

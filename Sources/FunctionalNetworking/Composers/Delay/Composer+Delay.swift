@@ -9,7 +9,7 @@ extension Composer {
     /// Holds every request back for `duration` before passing it on.
     ///
     /// ```swift
-    /// let slowNetwork = URLSession.shared.transport(with: .delayed(by: .milliseconds(300)))
+    /// let slowNetwork = NetworkSession.shared.transport(with: .delayed(by: .milliseconds(300)))
     /// ```
     ///
     /// Cancelling the caller during the wait stops it at once with `CancellationError`. Its

@@ -10,7 +10,7 @@ extension Composer {
     /// (when ``numbered()`` is above), and the error when it failed.
     ///
     /// ```swift
-    /// let transport = URLSession.shared.transport(with:
+    /// let transport = NetworkSession.shared.transport(with:
     ///     .numbered(),
     ///     .logged(to: { record in lines.append(record.message) }, level: .info),
     ///     .retry()

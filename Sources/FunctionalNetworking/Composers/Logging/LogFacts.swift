@@ -8,13 +8,13 @@ import FoundationNetworking
 /// makes from it.
 struct LogFacts: Sendable {
     let request: URLRequest
-    let context: RequestContext?
+    let context: RequestContext
     let redaction: Redaction
     let method: String
     let url: String
     let requestHeaders: HTTPHeaders
 
-    init(request: URLRequest, context: RequestContext?, redaction: Redaction) {
+    init(request: URLRequest, context: RequestContext, redaction: Redaction) {
         self.request = request
         self.context = context
         self.redaction = redaction
@@ -26,7 +26,7 @@ struct LogFacts: Sendable {
 
     /// `#1 3F2A9C1E GET https://…`, or without the context when there is none.
     private var subject: String {
-        [context?.description, method, url].compactMap { $0 }.joined(separator: " ")
+        [context.id == nil && context.number == nil ? nil : context.description, method, url].compactMap { $0 }.joined(separator: " ")
     }
 
     func startRecord() -> LogRecord {
@@ -82,7 +82,7 @@ struct LogFacts: Sendable {
     private func record(_ event: LogRecord.Event, level: LogRecord.Level, message: String) -> LogRecord {
         LogRecord(
             event: event, level: level, message: message, method: method, url: url,
-            requestHeaders: requestHeaders, requestID: context?.id, requestNumber: context?.number
+            requestHeaders: requestHeaders, requestID: context.id, requestNumber: context.number
         )
     }
 }

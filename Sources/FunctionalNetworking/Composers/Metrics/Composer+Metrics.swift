@@ -8,7 +8,7 @@ extension Composer {
     /// Reports each request's start and its end (duration, status, bytes, error) to `sink`.
     ///
     /// ```swift
-    /// let transport = URLSession.shared.transport(with: .numbered(), .metrics(to: { event in
+    /// let transport = NetworkSession.shared.transport(with: .numbered(), .metrics(to: { event in
     ///     if case .finished(let metrics) = event {
     ///         statsd.timing("http.request", metrics.duration)
     ///     }
@@ -33,9 +33,9 @@ extension Composer {
                 let context = RequestContext.current
                 let method = request.httpMethod ?? "GET"
                 let url = request.url.map(redaction.redact) ?? "(no URL)"
-                sink(.started(method: method, url: url, requestID: context?.id, requestNumber: context?.number))
+                sink(.started(method: method, url: url, requestID: context.id, requestNumber: context.number))
                 var metrics = RequestMetrics(
-                    method: method, url: url, requestID: context?.id, requestNumber: context?.number, duration: .zero
+                    method: method, url: url, requestID: context.id, requestNumber: context.number, duration: .zero
                 )
                 let start = clock.now
                 do {
@@ -61,7 +61,7 @@ extension Composer {
     ///
     /// ```swift
     /// let recorder = MetricsRecorder()
-    /// let transport = URLSession.shared.transport(with: .numbered(), .metrics(into: recorder))
+    /// let transport = NetworkSession.shared.transport(with: .numbered(), .metrics(into: recorder))
     /// // … later
     /// print(recorder.summary)
     /// // | requests | failures | in flight |    p50 |    p90 |    p99 |  bytes |

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// let recorder = MetricsRecorder()
-/// let transport = URLSession.shared.transport(with: .metrics(into: recorder))
+/// let transport = NetworkSession.shared.transport(with: .metrics(into: recorder))
 /// // … later
 /// let summary = recorder.summary
 /// summary.p90        // .milliseconds(130)

@@ -14,7 +14,7 @@ extension Composer {
     /// keep the request's id and number.
     ///
     /// ```swift
-    /// let transport = URLSession.shared.transport(with:
+    /// let transport = NetworkSession.shared.transport(with:
     ///     .logged(to: { record in print(record.message) }),   // → #1 3F2A9C1E GET https://…
     ///     .retry(),
     ///     .numbered()
@@ -32,17 +32,15 @@ extension Composer {
         return Composer(at: .numbering) { next in
             { request in
                 let number = counter.next()
-                guard let chosen = RequestContext.chosenID else {
-                    let context = RequestContext(id: counter.id(for: number), number: number)
-                    return try await RequestContext.$current.withValue(context) {
-                        try await next(request)
-                    }
+                var context = RequestContext.current
+                // An id chosen with `withID` (an id without a number) is kept; a call already
+                // numbered by a stack above gets a new id from this stack.
+                if context.id == nil || context.number != nil {
+                    context.id = counter.id(for: number)
                 }
-                let context = RequestContext(id: chosen, number: number)
-                return try await RequestContext.$chosenID.withValue(nil) {
-                    try await RequestContext.$current.withValue(context) {
-                        try await next(request)
-                    }
+                context.number = number
+                return try await RequestContext.$current.withValue(context) {
+                    try await next(request)
                 }
             }
         }

@@ -10,7 +10,7 @@ extension Composer {
     /// the change.
     ///
     /// ```swift
-    /// let transport = URLSession.shared.transport(with: .modifyingRequest { request in
+    /// let transport = NetworkSession.shared.transport(with: .modifyingRequest { request in
     ///     var request = request
     ///     request.setValue("en", forHTTPHeaderField: "Accept-Language")
     ///     return request

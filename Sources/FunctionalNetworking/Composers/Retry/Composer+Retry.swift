@@ -9,7 +9,7 @@ extension Composer {
     /// Retries failed requests as `policy` allows, waiting on `clock` between attempts.
     ///
     /// ```swift
-    /// let transport = URLSession.shared.transport(with: .retry(), .validatingStatus())
+    /// let transport = NetworkSession.shared.transport(with: .retry(), .validatingStatus())
     /// // 3 attempts of idempotent requests, backoff with jitter; a 503 is retried by its status
     /// ```
     ///

@@ -16,7 +16,7 @@ import FoundationNetworking
 /// var policy = RetryPolicy.default
 /// policy.maxAttempts = 5
 /// policy.backoff = .exponential(initial: .milliseconds(500), maximum: .seconds(20))
-/// let transport = URLSession.shared.transport(with: .retry(policy), .validatingStatus())
+/// let transport = NetworkSession.shared.transport(with: .retry(policy), .validatingStatus())
 /// ```
 public struct RetryPolicy: Sendable {
     /// The most attempts in all, the first included; 1 or less means one attempt, no retry.

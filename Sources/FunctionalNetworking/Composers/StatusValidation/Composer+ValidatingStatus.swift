@@ -9,7 +9,7 @@ extension Composer {
     /// carrying the status, headers and body.
     ///
     /// ```swift
-    /// URLSession.shared.transport(with: .retry(), .validatingStatus(200..<400))
+    /// NetworkSession.shared.transport(with: .retry(), .validatingStatus(200..<400))
     /// ```
     ///
     /// This is the one place a status is checked: ``networking(from:)`` honours what it
@@ -26,7 +26,7 @@ extension Composer {
             { request in
                 let (data, response) = try await next(request)
                 try HTTPStatusError.check(response, data: data, acceptable: acceptable)
-                StatusCheck.current?.markAccepted()
+                RequestContext.current.acceptStatus()
                 return (data, response)
             }
         }

@@ -9,7 +9,7 @@ extension Composer {
     /// one host; the rest wait their turn, first in, first out.
     ///
     /// ```swift
-    /// let transport = URLSession.shared.transport(with:
+    /// let transport = NetworkSession.shared.transport(with:
     ///     .retry(),
     ///     .throttled(maxConcurrent: 8, perHost: 4)   // each attempt takes a slot
     /// )
@@ -37,7 +37,7 @@ extension Composer {
     ///
     /// ```swift
     /// let throttle = RequestThrottle(maxConcurrent: 8)
-    /// let transport = URLSession.shared.transport(with: .throttled(by: throttle))
+    /// let transport = NetworkSession.shared.transport(with: .throttled(by: throttle))
     /// ```
     ///
     /// - Parameter throttle: The limits and the queue.

@@ -16,8 +16,8 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let throttle = RequestThrottle(maxConcurrent: 8, perHost: 4)
-/// let images = URLSession.shared.transport(with: .throttled(by: throttle))
-/// let api = URLSession.shared.transport(with: .retry(), .throttled(by: throttle))
+/// let images = NetworkSession.shared.transport(with: .throttled(by: throttle))
+/// let api = NetworkSession.shared.transport(with: .retry(), .throttled(by: throttle))
 /// throttle.waitingCount   // requests queued now
 /// ```
 ///

@@ -10,7 +10,7 @@ extension Composer {
     /// `duration`, and cancels it.
     ///
     /// ```swift
-    /// URLSession.shared.transport(with: .retry(), .timeout(after: .seconds(10)))
+    /// NetworkSession.shared.transport(with: .retry(), .timeout(after: .seconds(10)))
     /// ```
     ///
     /// The deadline is fixed when the request arrives and measured on `clock`, so tests pass

@@ -45,20 +45,9 @@ final class PackageSession: Sendable {
     /// The package session standing in for `URLSession.shared`.
     static let shared = PackageSession(configuration: URLSession.shared.configuration)
 
-    /// The package session that sends requests for `session`: ``shared`` for
-    /// `URLSession.shared`, and for any other session the one ``PackageSessionRegistry`` keeps
-    /// for it, the same at every call while `session` lives.
-    static func sending(for session: URLSession) -> PackageSession {
-        session === URLSession.shared ? shared : PackageSessionRegistry.process.package(for: session)
-    }
-
-    /// The limit set for the endpoint being sent, if it sets one (``networking(from:)`` sets it
-    /// from ``Endpoint/maximumResponseSize`` for the duration of the call).
-    @TaskLocal static var endpointResponseLimit: Int?
-
     /// Sends `request`, following redirects as `policy` decides.
     func send(_ request: URLRequest, policy: TransportPolicy) async throws -> (Data, URLResponse) {
-        let limit = Self.endpointResponseLimit ?? policy.maximumResponseSize
+        let limit = RequestContext.current.maximumResponseSize ?? policy.maximumResponseSize
         var current = request
         var hop = 0
         while true {

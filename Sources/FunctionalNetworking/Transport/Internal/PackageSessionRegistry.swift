@@ -4,8 +4,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The package session of each URLSession but `URLSession.shared`: one URLSession always maps
-/// to one ``PackageSession``, for as long as that URLSession lives.
+/// The network session of each URLSession but `URLSession.shared`: one URLSession always maps
+/// to one ``NetworkSession`` (over one ``PackageSession``), for as long as that URLSession lives.
 ///
 /// It exists so that connections are reused. A package session is a URLSession of the
 /// package's own, with its own pool of connections: built afresh for each read of
@@ -25,7 +25,7 @@ import FoundationNetworking
 final class PackageSessionRegistry: @unchecked Sendable {
     private struct Entry {
         weak var session: URLSession?
-        let package: PackageSession
+        let network: NetworkSession
     }
 
     private let lock = NSLock()
@@ -34,26 +34,30 @@ final class PackageSessionRegistry: @unchecked Sendable {
     /// The table every transport of the process uses.
     static let process = PackageSessionRegistry()
 
-    /// The package session of `session`, built from its configuration at the first lookup.
-    func package(for session: URLSession) -> PackageSession {
-        let (package, dropped) = lock.withLock { () -> (PackageSession, [PackageSession]) in
+    /// The network session of `session`, built from its configuration at the first lookup.
+    func network(for session: URLSession) -> NetworkSession {
+        let (network, dropped) = lock.withLock { () -> (NetworkSession, [NetworkSession]) in
             let dropped = sweep()
             let key = ObjectIdentifier(session)
             if let entry = entries[key], entry.session === session {
-                return (entry.package, dropped)
+                return (entry.network, dropped)
             }
-            let package = PackageSession(configuration: session.configuration)
-            entries[key] = Entry(session: session, package: package)
-            return (package, dropped)
+            let network = NetworkSession(
+                package: PackageSession(configuration: session.configuration),
+                policy: .default,
+                configurationProblem: WireCheck.problem(inAdditionalHeaders: session.configuration.httpAdditionalHeaders)
+            )
+            entries[key] = Entry(session: session, network: network)
+            return (network, dropped)
         }
         // A dropped package session is invalidated by its deinit: let it go outside the lock.
         withExtendedLifetime(dropped) {}
-        return package
+        return network
     }
 
     /// The number of entries whose URLSession is still alive, after dropping the others.
     var count: Int {
-        let (count, dropped) = lock.withLock { () -> (Int, [PackageSession]) in
+        let (count, dropped) = lock.withLock { () -> (Int, [NetworkSession]) in
             let dropped = sweep()
             return (entries.count, dropped)
         }
@@ -63,10 +67,10 @@ final class PackageSessionRegistry: @unchecked Sendable {
 
     /// Removes the entries whose URLSession is gone and returns their package sessions, for the
     /// caller to release once the lock is released. Call with the lock held.
-    private func sweep() -> [PackageSession] {
-        var dropped: [PackageSession] = []
+    private func sweep() -> [NetworkSession] {
+        var dropped: [NetworkSession] = []
         for (key, entry) in entries where entry.session == nil {
-            dropped.append(entry.package)
+            dropped.append(entry.network)
             entries[key] = nil
         }
         return dropped

@@ -44,7 +44,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     /// response. A redirect comes back as the 3xx response itself.
     func send(_ request: URLRequest, on session: URLSession, limit: Int) async throws -> (Data, URLResponse) {
         let task = session.dataTask(with: request)
-        let transfer = Transfer(limit: limit, url: request.url, download: TransferContext.download, progress: TransferContext.progress)
+        let context = RequestContext.current
+        let transfer = Transfer(limit: limit, url: request.url, download: context.download, progress: context.progress)
         let id = task.taskIdentifier
         lock.withLock { transfers[id] = transfer }
         return try await withTaskCancellationHandler {

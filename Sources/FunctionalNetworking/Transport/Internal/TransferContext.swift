@@ -1,14 +1,5 @@
 import Foundation
 
-/// What the caller asked of the transfers made inside a call, read by ``SessionDelegate``
-/// when a request starts: where a download goes, and who watches progress.
-enum TransferContext {
-    /// Set by ``download(_:to:through:maximumSize:)`` for its request.
-    @TaskLocal static var download: DownloadTarget?
-    /// Set by ``withTransferProgress(_:onProgress:)``.
-    @TaskLocal static var progress: ProgressReporter?
-}
-
 /// Where one download goes, and whether the session delivered it there.
 final class DownloadTarget: @unchecked Sendable {
     let destination: URL

@@ -36,7 +36,7 @@ struct AuthenticationTests {
             },
             clock: TestClock()
         )
-        let transport = makeTestSession().transport(with: .authenticated(by: auth), .validatingStatus())
+        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth), .validatingStatus())
         let calls = (0..<5).map { index in
             Task { try await transport(URLRequest(url: server.url(for: "/item/\(index)"))) }
         }
@@ -70,7 +70,7 @@ struct AuthenticationTests {
             await store.store(.bearer("new"))
             return answer
         }
-        let transport = compose(racing, with: .authenticated(by: auth))
+        let transport = NetworkSession(sending: racing).transport(with: .authenticated(by: auth))
         let (data, _) = try await transport(URLRequest(url: server.url(for: "/me")))
         #expect(data == Data("hello /me".utf8))
         #expect(refreshes.value == 0)
@@ -89,7 +89,7 @@ struct AuthenticationTests {
                 throw Offline()
             }
         )
-        let transport = makeTestSession().transport(with: .authenticated(by: auth))
+        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth))
         let calls = (0..<3).map { _ in Task { try await transport(URLRequest(url: server.url(for: "/"))) } }
         for _ in 0..<3 { _ = await server.takeRequest(timeout: .seconds(30)) }
         gate.resolve()
@@ -111,7 +111,7 @@ struct AuthenticationTests {
             refreshWindow: .seconds(60),
             clock: TestClock()
         )
-        let transport = makeTestSession().transport(with: .authenticated(by: auth), .validatingStatus())
+        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth), .validatingStatus())
         var outcomes: [String] = []
         for _ in 0..<10 {
             do {
@@ -134,7 +134,7 @@ struct AuthenticationTests {
         let other = try LoopbackServer { request in .text(request.header("Authorization") ?? "none") }
         defer { other.stop() }
         let auth = Authenticator(store: CredentialStore(.bearer("s3cr3t")), allowedOrigins: [Origin(url: allowed.baseURL)!])
-        let transport = makeTestSession().transport(with: .authenticated(by: auth))
+        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth))
         #expect(try await transport(URLRequest(url: allowed.url(for: "/"))).0 == Data("Bearer s3cr3t".utf8))
         #expect(try await transport(URLRequest(url: other.url(for: "/"))).0 == Data("none".utf8))
     }
@@ -154,7 +154,7 @@ struct AuthenticationTests {
             store: CredentialStore(.bearer("s3cr3t")),
             allowedOrigins: [Origin(scheme: "https", host: "api.example.com", port: 443)]
         )
-        let transport = compose(echo, with: .authenticated(by: auth))
+        let transport = NetworkSession(sending: echo).transport(with: .authenticated(by: auth))
         let received = try await transport(URLRequest(url: URL(string: url)!)).0
         #expect(received == Data((sent ? "Bearer s3cr3t" : "none").utf8))
     }
@@ -170,7 +170,7 @@ struct AuthenticationTests {
         )
         var request = URLRequest(url: URL(string: "https://api.example.com/me")!)
         request.allHTTPHeaderFields = ["authorization": "Bearer old", "Accept": "application/json"]
-        let transport = compose(headers, with: .authenticated(by: auth))
+        let transport = NetworkSession(sending: headers).transport(with: .authenticated(by: auth))
         #expect(try await transport(request).0 == Data("1 Bearer s3cr3t".utf8))
     }
 
@@ -182,7 +182,7 @@ struct AuthenticationTests {
             store: CredentialStore(.bearer("s3cr3t\r\nX-Injected: 1")),
             allowedOrigins: [Origin(scheme: "https", host: "api.example.com", port: 443)]
         )
-        let transport = compose(echo, with: .authenticated(by: auth))
+        let transport = NetworkSession(sending: echo).transport(with: .authenticated(by: auth))
         #expect(try await transport(URLRequest(url: URL(string: "https://api.example.com/me")!)).0 == Data("none".utf8))
     }
 
@@ -197,7 +197,7 @@ struct AuthenticationTests {
         }
         defer { allowed.stop() }
         let auth = Authenticator(store: CredentialStore(.bearer("s3cr3t")), allowedOrigins: [Origin(url: allowed.baseURL)!])
-        let transport = makeTestSession().transport(with: .authenticated(by: auth))
+        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth))
         var request = URLRequest(url: allowed.url(for: "/go"))
         request.setValue("session=abc", forHTTPHeaderField: "Cookie")
         let (data, _) = try await transport(request)
@@ -233,7 +233,7 @@ struct AuthenticationTests {
         let store = CredentialStore(.bearer("s3cr3t"))
         let (api, auth) = try redirectingAPI(to: elsewhere, status: status, refreshes: refreshes, store: store)
         defer { api.stop() }
-        let transport = makeTestSession().transport(with: .authenticated(by: auth), .retry(), .validatingStatus())
+        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth), .retry(), .validatingStatus())
         for _ in 0..<4 {
             let error = await #expect(throws: HTTPStatusError.self) {
                 try await Future { try await transport(URLRequest(url: api.url(for: "/go"))) }.value(within: .seconds(30))
@@ -255,7 +255,7 @@ struct AuthenticationTests {
         let store = CredentialStore(.bearer("s3cr3t"))
         let (api, auth) = try redirectingAPI(to: elsewhere, status: status, refreshes: refreshes, store: store)
         defer { api.stop() }
-        let transport = makeTestSession().transport(with: .authenticated(by: auth))
+        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth))
         let (data, response) = try await Future { try await transport(URLRequest(url: api.url(for: "/go"))) }.value(within: .seconds(30))
         let http = try #require(response as? HTTPURLResponse)
         #expect(http.statusCode == 401)
@@ -284,7 +284,7 @@ struct AuthenticationTests {
             },
             clock: TestClock()
         )
-        let transport = makeTestSession().transport(with: .authenticated(by: auth), .validatingStatus())
+        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth), .validatingStatus())
         let (data, _) = try await Future { try await transport(URLRequest(url: api.url(for: "/go"))) }.value(within: .seconds(30))
         #expect(data == Data("hello".utf8))
         #expect(refreshes.value == 1)
@@ -299,7 +299,7 @@ struct AuthenticationTests {
         struct Login: Decodable { let token: String }
         let store = CredentialStore()
         let auth = Authenticator(store: store, allowedOrigins: [Origin(url: server.baseURL)!])
-        let transport = makeTestSession().transport(
+        let transport = makeTestNetworkSession().transport(
             with: .capturingCredential(into: store) { request, data, _ in
                 request.url?.path == "/login" ? .bearer(try JSONDecoder().decode(Login.self, from: data).token) : nil
             },
@@ -325,7 +325,7 @@ struct AuthenticationTests {
             }
         )
         let session = makeTestSession().transport
-        let transport = compose(session, with: .authenticated(by: auth))
+        let transport = NetworkSession(sending: session).transport(with: .authenticated(by: auth))
         let (_, signedOut) = try await transport(URLRequest(url: server.url(for: "/")))
         #expect((signedOut as? HTTPURLResponse)?.statusCode == 401)
         #expect(refreshes.value == 0)
@@ -337,7 +337,7 @@ struct AuthenticationTests {
             await store.store(nil)
             return answer
         }
-        let (_, response) = try await compose(signingOut, with: .authenticated(by: auth))(URLRequest(url: server.url(for: "/")))
+        let (_, response) = try await NetworkSession(sending: signingOut).transport(with: .authenticated(by: auth))(URLRequest(url: server.url(for: "/")))
         #expect((response as? HTTPURLResponse)?.statusCode == 401)
         #expect(refreshes.value == 0)
         #expect(await store.credential == nil)
@@ -382,7 +382,7 @@ struct AuthenticationTests {
         let gate = Promise<Void>()
         let refreshes = Counter()
         let auth = gatedAuthenticator(store, for: server, began: began, gate: gate, refreshes: refreshes)
-        let transport = makeTestSession().transport(with: .authenticated(by: auth))
+        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth))
 
         let waiting = (0..<3).map { _ in Task { try await transport(URLRequest(url: server.url(for: "/me"))) } }
         try await began.value(within: .seconds(30))
@@ -410,7 +410,7 @@ struct AuthenticationTests {
         let gate = Promise<Void>()
         let refreshes = Counter()
         let auth = gatedAuthenticator(store, for: server, began: began, gate: gate, refreshes: refreshes)
-        let transport = makeTestSession().transport(with: .authenticated(by: auth))
+        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth))
 
         let waiting = Task { try await transport(URLRequest(url: server.url(for: "/me"))) }
         try await began.value(within: .seconds(30))

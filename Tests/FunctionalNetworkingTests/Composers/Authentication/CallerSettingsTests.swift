@@ -44,7 +44,7 @@ struct CallerSettingsTests {
     @Test func aRefreshDuringADownloadLeavesTheDownloadInTheFileAndSucceeds() async throws {
         let server = try Self.makeServer()
         defer { server.stop() }
-        let session = makeTestSession()
+        let session = makeTestNetworkSession()
         let refreshes = Counter()
         let auth = Self.authenticator(server, refreshingThrough: session.transport, refreshes)
         let folder = try DownloadTests.Folder()
@@ -60,7 +60,7 @@ struct CallerSettingsTests {
     @Test func aRefreshIsHeldToNeitherTheEndpointsSizeLimitNorItsCallersStatusRule() async throws {
         let server = try Self.makeServer()
         defer { server.stop() }
-        let session = makeTestSession()
+        let session = makeTestNetworkSession()
         let refreshes = Counter()
         let auth = Self.authenticator(server, refreshingThrough: session.transport, refreshes)
         let send = networking(from: session.transport(with: .authenticated(by: auth), .validatingStatus()))

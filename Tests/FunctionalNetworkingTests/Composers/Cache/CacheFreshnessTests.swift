@@ -131,7 +131,7 @@ struct CacheFreshnessTests {
             return .json(#"{"id":7,"name":"iPad Pro"}"#, headers: [.init("ETag", "\"v7\""), .init("Cache-Control", "no-cache")])
         }
         defer { server.stop() }
-        let send = networking(from: makeTestSession().transport(with: .cached(clock: clock)))
+        let send = networking(from: makeTestNetworkSession().transport(with: .cached(clock: clock)))
         let endpoint = Endpoint(baseURL: server.baseURL, path: "/items/7")
         for _ in 0..<2 {
             let product: Product = try await send(endpoint).decoded().value(within: .seconds(30))

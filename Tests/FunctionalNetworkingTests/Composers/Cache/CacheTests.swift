@@ -14,7 +14,7 @@ struct CacheTests {
     @Test func aBurstOfIdenticalMissesMakesOneUpstreamCallWhateverTheTiming() async throws {
         let server = try LoopbackServer { _ in .json(#"{"id":7}"#).delayed(by: .milliseconds(50)) }
         defer { server.stop() }
-        let transport = makeTestSession(timeout: 30).transport(with: .cached(in: ResponseCache(heuristicFreshness: .seconds(60))))
+        let transport = makeTestNetworkSession(timeout: 30).transport(with: .cached(in: ResponseCache(heuristicFreshness: .seconds(60))))
         let url = server.url(for: "/products/7")
         try await withThrowingTaskGroup(of: Data.self) { group in
             for _ in 0..<40 {
@@ -32,7 +32,7 @@ struct CacheTests {
     @Test func whenTheFirstOfIdenticalMissesIsCancelledTheOthersFetchAgainAndNeverSeeItsCancellation() async throws {
         let upstream = MissCounter()
         let cache = ResponseCache()
-        let transport = compose(upstream.transport, with: .cached(in: cache))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(in: cache))
         let request = URLRequest(url: URL(string: "https://shop.test/products/7")!)
 
         let first = Task { try await transport(request).0 }
@@ -55,7 +55,7 @@ struct CacheTests {
     @Test func aCancelledWaitingMissLeavesAtOnceAndTheOthersShareTheOneCall() async throws {
         let upstream = MissCounter()
         let cache = ResponseCache()
-        let transport = compose(upstream.transport, with: .cached(in: cache))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(in: cache))
         let request = URLRequest(url: URL(string: "https://shop.test/products/7")!)
 
         let first = Task { try await transport(request).0 }
@@ -77,7 +77,7 @@ struct CacheTests {
     @Test func aRepeatedGETIsAnsweredFromTheCacheWithTheSameDataAndResponse() async throws {
         let upstream = CountingTransport()
         let cache = ResponseCache(heuristicFreshness: .seconds(60), clock: clock)
-        let transport = compose(upstream.transport, with: .cached(in: cache))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(in: cache))
 
         let (firstData, firstResponse) = try await transport(Self.request("/a"))
         let (secondData, secondResponse) = try await transport(Self.request("/a"))
@@ -90,7 +90,7 @@ struct CacheTests {
 
     @Test func differentURLsAreDifferentEntries() async throws {
         let upstream = CountingTransport()
-        let transport = compose(upstream.transport, with: .cached(heuristicFreshness: .seconds(60), clock: clock))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(heuristicFreshness: .seconds(60), clock: clock))
 
         _ = try await transport(Self.request("/a"))
         _ = try await transport(Self.request("/b"))
@@ -102,7 +102,7 @@ struct CacheTests {
 
     @Test func anEntryWithoutFreshnessInformationExpiresAfterTheHeuristicFreshness() async throws {
         let upstream = CountingTransport()
-        let transport = compose(upstream.transport, with: .cached(heuristicFreshness: .seconds(60), clock: clock))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(heuristicFreshness: .seconds(60), clock: clock))
 
         _ = try await transport(Self.request("/a"))
         clock.advance(by: .seconds(59))
@@ -116,9 +116,9 @@ struct CacheTests {
 
     @Test func aResponseMaxAgeOverridesTheHeuristicFreshness() async throws {
         let short = CountingTransport(headers: ["Cache-Control": "public, max-age=5"])
-        let shortTransport = compose(short.transport, with: .cached(heuristicFreshness: .seconds(60), clock: clock))
+        let shortTransport = NetworkSession(sending: short.transport).transport(with: .cached(heuristicFreshness: .seconds(60), clock: clock))
         let long = CountingTransport(headers: ["cache-control": "max-age=\"120\""])
-        let longTransport = compose(long.transport, with: .cached(heuristicFreshness: .seconds(60), clock: clock))
+        let longTransport = NetworkSession(sending: long.transport).transport(with: .cached(heuristicFreshness: .seconds(60), clock: clock))
 
         _ = try await shortTransport(Self.request("/a"))
         _ = try await longTransport(Self.request("/a"))
@@ -140,7 +140,7 @@ struct CacheTests {
     @Test func aNoStoreResponseIsNeverKept() async throws {
         let upstream = CountingTransport(headers: ["Cache-Control": "no-store"])
         let cache = ResponseCache(heuristicFreshness: .seconds(60), clock: clock)
-        let transport = compose(upstream.transport, with: .cached(in: cache))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(in: cache))
 
         _ = try await transport(Self.request("/a"))
         _ = try await transport(Self.request("/a"))
@@ -153,7 +153,7 @@ struct CacheTests {
     func aResponseThatMustBeRevalidatedIsNotServedFromTheCache(cacheControl: String) async throws {
         let upstream = CountingTransport(headers: ["Cache-Control": cacheControl])
         let cache = ResponseCache(heuristicFreshness: .seconds(60), clock: clock)
-        let transport = compose(upstream.transport, with: .cached(in: cache))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(in: cache))
 
         _ = try await transport(Self.request("/a"))
         _ = try await transport(Self.request("/a"))
@@ -173,7 +173,7 @@ struct CacheTests {
     func onlyGETRequestsAreCached(method: HTTPMethod) async throws {
         let upstream = CountingTransport()
         let cache = ResponseCache(heuristicFreshness: .seconds(60), clock: clock)
-        let transport = compose(upstream.transport, with: .cached(in: cache))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(in: cache))
         var request = Self.request("/a")
         request.httpMethod = method.rawValue
 
@@ -187,7 +187,7 @@ struct CacheTests {
     @Test(arguments: [200, 203, 204, 299])
     func twoHundredsAreCached(status: Int) async throws {
         let upstream = CountingTransport(status: status)
-        let transport = compose(upstream.transport, with: .cached(heuristicFreshness: .seconds(60), clock: clock))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(heuristicFreshness: .seconds(60), clock: clock))
 
         _ = try await transport(Self.request("/a"))
         _ = try await transport(Self.request("/a"))
@@ -199,7 +199,7 @@ struct CacheTests {
     func otherStatusesAreNotCached(status: Int) async throws {
         let upstream = CountingTransport(status: status)
         let cache = ResponseCache(heuristicFreshness: .seconds(60), clock: clock)
-        let transport = compose(upstream.transport, with: .cached(in: cache))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(in: cache))
 
         _ = try await transport(Self.request("/a"))
         _ = try await transport(Self.request("/a"))
@@ -211,7 +211,7 @@ struct CacheTests {
     @Test func errorsAreNotCached() async throws {
         let upstream = CountingTransport(failingWith: URLError(.timedOut))
         let cache = ResponseCache(heuristicFreshness: .seconds(60), clock: clock)
-        let transport = compose(upstream.transport, with: .cached(in: cache))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(in: cache))
 
         await #expect(throws: URLError.self) { try await transport(Self.request("/a")) }
         await #expect(throws: URLError.self) { try await transport(Self.request("/a")) }
@@ -222,7 +222,7 @@ struct CacheTests {
     @Test func theLeastRecentlyUsedEntryIsEvictedAndUsingAnEntryKeepsIt() async throws {
         let upstream = CountingTransport()
         let cache = ResponseCache(heuristicFreshness: .seconds(60), maxEntries: 2, clock: clock)
-        let transport = compose(upstream.transport, with: .cached(in: cache))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(in: cache))
 
         _ = try await transport(Self.request("/a"))
         _ = try await transport(Self.request("/b"))
@@ -240,7 +240,7 @@ struct CacheTests {
     @Test func theByteLimitEvictsTheLeastRecentlyUsed() async throws {
         let upstream = CountingTransport(body: { path in Data(path == "/big" ? "0123456789ABC".utf8 : "1234".utf8) })
         let cache = ResponseCache(heuristicFreshness: .seconds(60), maxBytes: 10, clock: clock)
-        let transport = compose(upstream.transport, with: .cached(in: cache))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(in: cache))
 
         _ = try await transport(Self.request("/a"))
         _ = try await transport(Self.request("/b"))
@@ -258,7 +258,7 @@ struct CacheTests {
 
     @Test func differentAuthorizationValuesAreDifferentEntries() async throws {
         let upstream = CountingTransport()
-        let transport = compose(upstream.transport, with: .cached(heuristicFreshness: .seconds(60), clock: clock))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(heuristicFreshness: .seconds(60), clock: clock))
 
         let ada = try await transport(Self.request("/me", headers: ["Authorization": "Bearer ada"])).0
         let bob = try await transport(Self.request("/me", headers: ["Authorization": "Bearer bob"])).0
@@ -271,7 +271,7 @@ struct CacheTests {
 
     @Test func acceptAndAcceptLanguageMatterByDefaultButOtherHeadersDoNot() async throws {
         let upstream = CountingTransport()
-        let transport = compose(upstream.transport, with: .cached(heuristicFreshness: .seconds(60), clock: clock))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(heuristicFreshness: .seconds(60), clock: clock))
 
         _ = try await transport(Self.request("/a", headers: ["Accept": "application/json", "X-Request-ID": "1"]))
         _ = try await transport(Self.request("/a", headers: ["Accept": "application/json", "X-Request-ID": "2"]))
@@ -283,8 +283,7 @@ struct CacheTests {
 
     @Test func theHeadersThatMatterCanBeChosenButCredentialsAlwaysCount() async throws {
         let upstream = CountingTransport()
-        let transport = compose(
-            upstream.transport, with: .cached(heuristicFreshness: .seconds(60), varyingOn: .only(["X-Tenant"]), clock: clock))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(heuristicFreshness: .seconds(60), varyingOn: .only(["X-Tenant"]), clock: clock))
 
         _ = try await transport(Self.request("/a", headers: ["X-Tenant": "1", "Authorization": "ada"]))
         _ = try await transport(Self.request("/a", headers: ["X-Tenant": "1", "Authorization": "ada", "Accept": "text/html"]))
@@ -301,7 +300,7 @@ struct CacheTests {
     func aResponseFetchedWithOneCredentialIsNeverServedToAnotherOrToNone(carrier: String) async throws {
         let upstream = CountingTransport()
         let cache = ResponseCache(heuristicFreshness: .seconds(60), clock: clock)
-        let transport = compose(upstream.transport, with: .cached(in: cache))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(in: cache))
 
         let ada = try await transport(Self.request("/me", headers: [carrier: "ada-secret"])).0
         let bob = try await transport(Self.request("/me", headers: [carrier: "bob-secret"])).0
@@ -315,9 +314,7 @@ struct CacheTests {
 
     @Test func aCallerNamedHeaderCarriesACredentialToo() async throws {
         let upstream = CountingTransport()
-        let transport = compose(
-            upstream.transport,
-            with: .cached(heuristicFreshness: .seconds(60), credentials: .default.redactingHeaders("X-Session"), clock: clock))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(heuristicFreshness: .seconds(60), credentials: .default.redactingHeaders("X-Session"), clock: clock))
 
         _ = try await transport(Self.request("/me", headers: ["X-Session": "ada"]))
         _ = try await transport(Self.request("/me", headers: ["X-Session": "bob"]))
@@ -332,7 +329,7 @@ struct CacheTests {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         let storage = try #require(configuration.httpCookieStorage)
-        let session = URLSession(configuration: configuration)
+        let session = NetworkSession(configuration: configuration)
         let cache = ResponseCache(heuristicFreshness: .seconds(60), cookieStorage: storage, clock: clock)
         let transport = session.transport(with: .cached(in: cache))
         func signIn(_ user: String) throws {
@@ -357,7 +354,7 @@ struct CacheTests {
 
     @Test func varyNamingARequestHeaderServesOnlyRequestsWithTheSameValues() async throws {
         let upstream = CountingTransport(headers: ["Vary": "X-Tenant, Accept-Encoding"])
-        let transport = compose(upstream.transport, with: .cached(heuristicFreshness: .seconds(60), clock: clock))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(heuristicFreshness: .seconds(60), clock: clock))
 
         let one = try await transport(Self.request("/a", headers: ["X-Tenant": "1"])).0
         let oneAgain = try await transport(Self.request("/a", headers: ["x-tenant": "1"])).0
@@ -375,8 +372,7 @@ struct CacheTests {
     @Test func varyCookieIsHonouredWithTheCredentialHeadersLeftToTheCaller() async throws {
         // Even a cache told that no header carries a credential honours the response's Vary.
         let upstream = CountingTransport(headers: ["Vary": "Cookie"])
-        let transport = compose(
-            upstream.transport, with: .cached(heuristicFreshness: .seconds(60), credentials: .none, cookieStorage: nil, clock: clock))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(heuristicFreshness: .seconds(60), credentials: .none, cookieStorage: nil, clock: clock))
 
         _ = try await transport(Self.request("/me", headers: ["Cookie": "session=A"]))
         let b = try await transport(Self.request("/me", headers: ["Cookie": "session=B"])).0
@@ -390,7 +386,7 @@ struct CacheTests {
         // Eight 100 MB answers: each larger than the entry cap, so each is passed on, none kept.
         let upstream = CountingTransport(body: { _ in Data(count: 100_000_000) })
         let cache = ResponseCache(heuristicFreshness: .seconds(60), clock: clock)
-        let transport = compose(upstream.transport, with: .cached(in: cache))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(in: cache))
         for index in 0..<8 {
             #expect(try await transport(Self.request("/big/\(index)")).0.count == 100_000_000)
         }
@@ -404,7 +400,7 @@ struct CacheTests {
         let megabyte = 1024 * 1024
         let upstream = CountingTransport(body: { _ in Data(count: megabyte) })
         let cache = ResponseCache(heuristicFreshness: .seconds(60), clock: clock)
-        let transport = compose(upstream.transport, with: .cached(in: cache))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(in: cache))
         for index in 0..<40 {
             _ = try await transport(Self.request("/part/\(index)"))
         }
@@ -425,7 +421,7 @@ struct CacheTests {
         let cache = ResponseCache(heuristicFreshness: .seconds(60), cookieStorage: nil, clock: clock)
         cache.removesResponses(ofCredentialsReplacedIn: store)
         let auth = Authenticator(store: store, allowedOrigins: [Origin(url: server.baseURL)!])
-        let transport = makeTestSession().transport(with: .authenticated(by: auth), .cached(in: cache))
+        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth), .cached(in: cache))
         let public_ = URLRequest(url: otherOrigin.url(for: "/products"))
 
         _ = try await transport(URLRequest(url: server.url(for: "/me")))
@@ -449,7 +445,7 @@ struct CacheTests {
     @Test func identicalRequestsFromTwoURLRequestInstancesHitTheSameEntry() async throws {
         let server = try LoopbackServer { _ in .json(#"{"id":7}"#) }
         defer { server.stop() }
-        let transport = makeTestSession().transport(with: .cached(heuristicFreshness: .seconds(60), clock: clock))
+        let transport = makeTestNetworkSession().transport(with: .cached(heuristicFreshness: .seconds(60), clock: clock))
 
         var first = URLRequest(url: server.url(for: "/products/7"))
         first.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -467,7 +463,7 @@ struct CacheTests {
 
     @Test func aRequestAskingForNoCacheGoesUpstreamAndRefreshesTheEntry() async throws {
         let upstream = CountingTransport()
-        let transport = compose(upstream.transport, with: .cached(heuristicFreshness: .seconds(60), clock: clock))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(heuristicFreshness: .seconds(60), clock: clock))
 
         let first = try await transport(Self.request("/a")).0
         let refreshed = try await transport(Self.request("/a", headers: ["Cache-Control": "no-cache"])).0
@@ -481,7 +477,7 @@ struct CacheTests {
     @Test func aRequestAskingForNoStoreNeitherReadsNorWritesTheCache() async throws {
         let upstream = CountingTransport()
         let cache = ResponseCache(heuristicFreshness: .seconds(60), clock: clock)
-        let transport = compose(upstream.transport, with: .cached(in: cache))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(in: cache))
 
         _ = try await transport(Self.request("/a", headers: ["Cache-Control": "no-store"]))
         #expect(cache.count == 0)
@@ -493,7 +489,7 @@ struct CacheTests {
 
     @Test func aRequestMaxAgeLimitsTheAgeOfTheResponseItAccepts() async throws {
         let upstream = CountingTransport()
-        let transport = compose(upstream.transport, with: .cached(heuristicFreshness: .seconds(60), clock: clock))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(heuristicFreshness: .seconds(60), clock: clock))
 
         _ = try await transport(Self.request("/a"))
         clock.advance(by: .seconds(10))
@@ -508,7 +504,7 @@ struct CacheTests {
     @Test func theCallerCanInspectAndClearTheCache() async throws {
         let upstream = CountingTransport()
         let cache = ResponseCache(heuristicFreshness: .seconds(60), clock: clock)
-        let transport = compose(upstream.transport, with: .cached(in: cache))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(in: cache))
 
         let (data, _) = try await transport(Self.request("/a"))
         _ = try await transport(Self.request("/b"))

@@ -52,7 +52,7 @@ struct CancellationScopeTests {
         defer { server.stop() }
         defer { slowGate.signal() }
         let scope = CancellationScope()
-        let transport = makeTestSession(timeout: 30).transport(with: .numbered(), .cancellable(in: scope))
+        let transport = makeTestNetworkSession(timeout: 30).transport(with: .numbered(), .cancellable(in: scope))
         let (stalled, slow) = (UUID(), UUID())
         let cancelled = send("/stall", id: stalled, through: transport, on: server)
         let running = send("/slow", id: slow, through: transport, on: server)
@@ -73,7 +73,7 @@ struct CancellationScopeTests {
         let server = try makeServer()
         defer { server.stop() }
         let scope = CancellationScope()
-        let transport = makeTestSession(timeout: 30).transport(with: .cancellable(in: scope))
+        let transport = makeTestNetworkSession(timeout: 30).transport(with: .cancellable(in: scope))
         let requests = (0..<3).map { _ in send("/stall", id: UUID(), through: transport, on: server) }
         try await waitUntil { server.requestCount == 3 }
         #expect(scope.inFlightCount == 3)
@@ -89,7 +89,7 @@ struct CancellationScopeTests {
         let server = try makeServer()
         defer { server.stop() }
         let scope = CancellationScope()
-        let transport = makeTestSession(timeout: 30).transport(with: .numbered(), .cancellable(in: scope))
+        let transport = makeTestNetworkSession(timeout: 30).transport(with: .numbered(), .cancellable(in: scope))
         let stalled = send("/stall", id: UUID(), through: transport, on: server)
         try await waitUntil { server.requestCount == 1 }
         scope.cancelAll()
@@ -102,7 +102,7 @@ struct CancellationScopeTests {
     @Test func theIDIsTheOneNumberedGave() async throws {
         let scope = CancellationScope()
         let base = stubTransport { request in
-            (Data((RequestContext.current?.id.uuidString ?? "").utf8), stubResponse(for: request))
+            (Data((RequestContext.current.id?.uuidString ?? "").utf8), stubResponse(for: request))
         }
         let seen = Composer { next in
             { request in
@@ -111,7 +111,7 @@ struct CancellationScopeTests {
                 return (Data((String(decoding: data, as: UTF8.self) + "=" + ids).utf8), response)
             }
         }
-        let transport = compose(base, with: .numbered(), .cancellable(in: scope), seen)
+        let transport = NetworkSession(sending: base).transport(with: .numbered(), .cancellable(in: scope), seen)
         let (data, _) = try await transport(URLRequest(url: URL(string: "https://shop.test/")!))
         let parts = String(decoding: data, as: UTF8.self).split(separator: "=")
         #expect(parts.count == 2)
@@ -119,7 +119,7 @@ struct CancellationScopeTests {
     }
 
     @Test func aURLErrorCancelledFromBelowBecomesCancellationError() async throws {
-        let transport = compose(stubTransport { _ in throw URLError(.cancelled) }, with: .cancellable(in: CancellationScope()))
+        let transport = NetworkSession(sending: stubTransport { _ in throw URLError(.cancelled) }).transport(with: .cancellable(in: CancellationScope()))
         await #expect(throws: CancellationError.self) {
             try await transport(URLRequest(url: URL(string: "https://shop.test/")!))
         }
@@ -127,9 +127,9 @@ struct CancellationScopeTests {
 
     @Test func otherErrorsAndValuesPassThrough() async throws {
         let scope = CancellationScope()
-        let failing = compose(stubTransport { _ in throw URLError(.timedOut) }, with: .cancellable(in: scope))
+        let failing = NetworkSession(sending: stubTransport { _ in throw URLError(.timedOut) }).transport(with: .cancellable(in: scope))
         await #expect(throws: URLError.self) { try await failing(URLRequest(url: URL(string: "https://shop.test/")!)) }
-        let working = compose(stubTransport(data: Data("ok".utf8)), with: .cancellable(in: scope))
+        let working = NetworkSession(sending: stubTransport(data: Data("ok".utf8))).transport(with: .cancellable(in: scope))
         #expect(try await working(URLRequest(url: URL(string: "https://shop.test/")!)).0 == Data("ok".utf8))
         #expect(scope.inFlightCount == 0)
     }
@@ -138,7 +138,7 @@ struct CancellationScopeTests {
         let server = try makeServer()
         defer { server.stop() }
         let scope = CancellationScope()
-        let transport = makeTestSession(timeout: 30).transport(with: .cancellable(in: scope))
+        let transport = makeTestNetworkSession(timeout: 30).transport(with: .cancellable(in: scope))
         let stalled = send("/stall", id: UUID(), through: transport, on: server)
         try await waitUntil { server.requestCount == 1 }
         stalled.cancel()

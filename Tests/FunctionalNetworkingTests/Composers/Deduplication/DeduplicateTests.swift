@@ -23,7 +23,7 @@ struct DeduplicateTests {
         defer { server.stop() }
         defer { gate.signal() }
         let deduplicator = RequestDeduplicator()
-        let transport = makeTestSession().transport(with: .deduplicated(by: deduplicator))
+        let transport = makeTestNetworkSession().transport(with: .deduplicated(by: deduplicator))
         let url = server.url(for: "/products/7")
 
         let callers = (0..<1000).map { _ in
@@ -42,7 +42,7 @@ struct DeduplicateTests {
 
     @Test func postsWithDifferentBodiesAreNeverMerged() async throws {
         let upstream = HeldTransport()
-        let transport = compose(upstream.transport, with: .deduplicated(includingUnsafeMethods: true))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(includingUnsafeMethods: true))
 
         let first = Future { try await transport(self.request(.post, body: "a")).0 }
         let second = Future { try await transport(self.request(.post, body: "b")).0 }
@@ -56,7 +56,7 @@ struct DeduplicateTests {
     @Test func identicalPostsAreMergedOnlyWhenOptedIn() async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator(includingUnsafeMethods: true)
-        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let callers = (0..<3).map { _ in Future { try await transport(self.request(.post, body: "same")).0 } }
         try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 3 })
@@ -71,7 +71,7 @@ struct DeduplicateTests {
     @Test func unsafeMethodsPassThroughByDefault() async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let callers = [HTTPMethod.post, .post, .put, .delete, .patch].map { method in
             Future { try await transport(self.request(method, body: "same")).0 }
@@ -88,7 +88,7 @@ struct DeduplicateTests {
     @Test func safeMethodsOtherThanGETAreMerged() async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let callers = (0..<2).map { _ in Future { try await transport(self.request(.head)).0 } }
         try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 2 })
@@ -102,7 +102,7 @@ struct DeduplicateTests {
     @Test func everyHeaderMattersByDefault() async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let json = Future { try await transport(self.request(headers: ["Accept": "application/json"])).0 }
         let html = Future { try await transport(self.request(headers: ["Accept": "text/html"])).0 }
@@ -116,7 +116,7 @@ struct DeduplicateTests {
     @Test func ignoredHeadersDoNotKeepRequestsApart() async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator(matching: .all(except: ["x-request-id"]))
-        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let callers = (0..<3).map { index in
             Future { try await transport(self.request(headers: ["X-Request-ID": "\(index)", "Accept": "a"])).0 }
@@ -133,7 +133,7 @@ struct DeduplicateTests {
     @Test func onlyTheNamedHeadersMatterWhenTheCallerNamesThem() async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator(matching: .only(["Authorization"]))
-        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let ada = Future { try await transport(self.request(headers: ["Authorization": "ada", "X-A": "1"])).0 }
         let adaAgain = Future { try await transport(self.request(headers: ["authorization": "ada", "X-A": "2"])).0 }
@@ -150,7 +150,7 @@ struct DeduplicateTests {
     @Test func cancellingAWaiterLeavesTheOthersWithTheAnswer() async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let (leader, waiters) = try await startLeaderAndWaiters(2, through: transport, deduplicator, upstream)
         waiters[0].cancel()
@@ -167,7 +167,7 @@ struct DeduplicateTests {
     @Test func aWaiterStillGetsTheAnswerWhenTheLeaderIsCancelledAsTheCallIsMadeAgain() async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let (leader, waiters) = try await startLeaderAndWaiters(1, through: transport, deduplicator, upstream)
         leader.cancel()
@@ -187,7 +187,7 @@ struct DeduplicateTests {
     @Test func whenTheLeaderIsCancelledExactlyOneWaiterMakesTheCallAgain() async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let (leader, waiters) = try await startLeaderAndWaiters(5, through: transport, deduplicator, upstream)
         leader.cancel()
@@ -206,7 +206,7 @@ struct DeduplicateTests {
     @Test func whenTheNewLeaderIsCancelledTooTheLastWaiterMakesTheCall() async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let (leader, waiters) = try await startLeaderAndWaiters(1, through: transport, deduplicator, upstream)
         leader.cancel()
@@ -236,7 +236,7 @@ struct DeduplicateTests {
             return (Data("answer".utf8), stubResponse(for: request))
         }
         let deduplicator = RequestDeduplicator()
-        let transport = compose(ignoring, with: .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: ignoring).transport(with: .deduplicated(by: deduplicator))
 
         let leader = Task { try await transport(self.request()).0 }
         try #require(await TrafficTestSupport.waitUntil { calls.value == 1 })
@@ -253,7 +253,7 @@ struct DeduplicateTests {
     @Test func cancellingEveryCallerCancelsTheUpstreamCall() async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let (leader, waiters) = try await startLeaderAndWaiters(1, through: transport, deduplicator, upstream)
         waiters[0].cancel()
@@ -276,7 +276,7 @@ struct DeduplicateTests {
     @Test func aCallerCancelledBeforeItJoinsGetsCancellationErrorAndTheCallGoesOn() async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let leader = Task { try await transport(self.request()).0 }
         try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 1 })
@@ -299,7 +299,7 @@ struct DeduplicateTests {
             return (Data("now".utf8), stubResponse(for: request))
         }
         let deduplicator = RequestDeduplicator()
-        let transport = compose(immediate, with: .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: immediate).transport(with: .deduplicated(by: deduplicator))
 
         for _ in 0..<3 {
             #expect(try await transport(request()).0 == Data("now".utf8))
@@ -313,7 +313,7 @@ struct DeduplicateTests {
         let server = try LoopbackServer { _ in .text("late").withFault(.stall) }
         defer { server.stop() }
         let deduplicator = RequestDeduplicator()
-        let transport = makeTestSession().transport(with: .deduplicated(by: deduplicator))
+        let transport = makeTestNetworkSession().transport(with: .deduplicated(by: deduplicator))
         let url = server.url(for: "/stalls")
 
         let task = Task { try await transport(URLRequest(url: url)).0 }
@@ -327,7 +327,7 @@ struct DeduplicateTests {
     @Test func anErrorIsSharedByAllWaiters() async throws {
         let upstream = HeldTransport(failingWith: URLError(.badServerResponse))
         let deduplicator = RequestDeduplicator()
-        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let callers = (0..<3).map { _ in Future { try await transport(self.request()).0 } }
         try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 3 })
@@ -344,7 +344,7 @@ struct DeduplicateTests {
         let upstream = HeldTransport()
         upstream.open()
         let deduplicator = RequestDeduplicator()
-        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         _ = try await transport(request())
         _ = try await transport(request())
@@ -355,7 +355,7 @@ struct DeduplicateTests {
     @Test func requestsWithABodyStreamPassThrough() async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = compose(upstream.transport, with: .deduplicated(by: deduplicator))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
         var streamed = request(.get)
         streamed.httpBodyStream = InputStream(data: Data("x".utf8))
         let sent = streamed
@@ -383,8 +383,7 @@ struct DeduplicateTests {
         let upstream = HeldTransport()
         let store = CredentialStore(.bearer("ada"))
         let auth = Authenticator(store: store, allowedOrigins: [Origin(url: url)!])
-        let transport = compose(
-            upstream.transport, with: .authenticated(by: auth), .deduplicated(matching: .only(["Accept"])))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .authenticated(by: auth), .deduplicated(matching: .only(["Accept"])))
 
         let ada = Future { try await transport(self.request()) }
         try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 1 })
@@ -403,9 +402,9 @@ struct DeduplicateTests {
         let shared = RequestDeduplicator(matching: .all(except: ["Authorization", "X-API-Key"]))
         let adaAuth = Authenticator(store: CredentialStore(.bearer("ada")), allowedOrigins: [Origin(url: url)!])
         let bobAuth = Authenticator(store: CredentialStore(.bearer("bob")), allowedOrigins: [Origin(url: url)!])
-        let ada = compose(upstream.transport, with: .authenticated(by: adaAuth), .deduplicated(by: shared))
-        let bob = compose(upstream.transport, with: .authenticated(by: bobAuth), .deduplicated(by: shared))
-        let keyed = compose(upstream.transport, with: .deduplicated(by: shared))
+        let ada = NetworkSession(sending: upstream.transport).transport(with: .authenticated(by: adaAuth), .deduplicated(by: shared))
+        let bob = NetworkSession(sending: upstream.transport).transport(with: .authenticated(by: bobAuth), .deduplicated(by: shared))
+        let keyed = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: shared))
 
         let calls = [
             Future { try await ada(self.request()) }, Future { try await bob(self.request()) },
@@ -425,7 +424,7 @@ struct DeduplicateTests {
     @Test func cookiesFromTheCookieStorageKeepUsersApart() async throws {
         let upstream = HeldTransport()
         let storage = try #require(URLSessionConfiguration.ephemeral.httpCookieStorage)
-        let transport = compose(upstream.transport, with: .deduplicated(by: RequestDeduplicator(cookieStorage: storage)))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: RequestDeduplicator(cookieStorage: storage)))
         func signIn(_ user: String) throws {
             storage.cookies?.forEach(storage.deleteCookie)
             storage.setCookie(try #require(HTTPCookie(properties: [.name: "s", .value: user, .domain: "shop.test", .path: "/"])))

@@ -47,11 +47,10 @@ struct LoggingTests {
         let records = Collected<LogRecord>()
         let redaction = Redaction.default.redactingHeaders("X-Api-Key").redactingQueryItems("token")
         let logging = Composer.logged(to: records.append, redaction: redaction)
-        let transport = makeTestSession().transport(with: .numbered(), logging)
-        let leaking = compose(
-            stubTransport { request in
+        let transport = makeTestNetworkSession().transport(with: .numbered(), logging)
+        let leaking = NetworkSession(sending: stubTransport { request in
                 throw LeakyError(description: "\(request.url!.absoluteString) with \(request.allHTTPHeaderFields!)")
-            }, with: .numbered(), logging)
+            }).transport(with: .numbered(), logging)
 
         _ = try await transport(sending(server.url(for: "/account?token=s3cr3t&page=2"), authorization: "Bearer s3cr3t-bearer"))
         _ = try await transport(sending(server.url(for: "/basic?token=s3cr3t"), authorization: "Basic \(basicCredentials)"))
@@ -83,7 +82,7 @@ struct LoggingTests {
             clock.advance(by: .milliseconds(250))
             return (Data("hello".utf8), stubResponse(for: request))
         }
-        let transport = compose(base, with: .logged(to: records.append, clock: clock))
+        let transport = NetworkSession(sending: base).transport(with: .logged(to: records.append, clock: clock))
         _ = try await transport(request)
 
         let lines = records.values
@@ -104,7 +103,7 @@ struct LoggingTests {
 
     @Test func linesCarryTheRequestIDAndNumberWhenNumberedIsAbove() async throws {
         let records = Collected<LogRecord>()
-        let transport = compose(stubTransport(data: Data()), with: .numbered(), .logged(to: records.append))
+        let transport = NetworkSession(sending: stubTransport(data: Data())).transport(with: .numbered(), .logged(to: records.append))
         _ = try await transport(request)
         _ = try await transport(request)
         let lines = records.values
@@ -115,21 +114,17 @@ struct LoggingTests {
         #expect(lines[0].message.hasPrefix("→ #1 \(first.uuidString.prefix(8)) GET"))
     }
 
-    @Test func aLoggerListedAboveNumberedStillGetsTheIDAndAStackInThatOrderIsRefused() async throws {
+    @Test func aLoggerListedAboveNumberedStillGetsTheID() async throws {
         let records = Collected<LogRecord>()
-        let transport = compose(stubTransport(data: Data()), with: .logged(to: records.append), .numbered())
+        let transport = NetworkSession(sending: stubTransport(data: Data())).transport(with: .logged(to: records.append), .numbered())
         _ = try await transport(request)
         #expect(records.values.map(\.requestNumber) == [1, 1])
-        let error = #expect(throws: Composer.OrderError.self) {
-            try Composer.stack([.logged(to: records.append), .numbered()])
-        }
-        #expect(error?.description.contains("never sees the request's id") == true)
     }
 
     @Test(arguments: [(200, LogRecord.Level.info), (302, .info), (404, .warning), (500, .error), (503, .error)])
     func theEndLevelFollowsTheStatus(status: Int, level: LogRecord.Level) async throws {
         let records = Collected<LogRecord>()
-        _ = try await compose(stubTransport(status: status), with: .logged(to: records.append))(request)
+        _ = try await NetworkSession(sending: stubTransport(status: status)).transport(with: .logged(to: records.append))(request)
         #expect(records.values.last?.level == level)
         #expect(records.values.last?.status == status)
     }
@@ -142,7 +137,7 @@ struct LoggingTests {
             throw URLError(.timedOut)
         }
         await #expect(throws: URLError.self) {
-            try await compose(base, with: .logged(to: records.append, clock: clock))(request)
+            try await NetworkSession(sending: base).transport(with: .logged(to: records.append, clock: clock))(request)
         }
         let end = try #require(records.values.last)
         #expect(end.event == .failed)
@@ -154,7 +149,7 @@ struct LoggingTests {
 
     @Test func aStatusErrorFromBelowIsAnErrorCarryingItsStatus() async throws {
         let records = Collected<LogRecord>()
-        let transport = compose(stubTransport(status: 404), with: .logged(to: records.append), .validatingStatus())
+        let transport = NetworkSession(sending: stubTransport(status: 404)).transport(with: .logged(to: records.append), .validatingStatus())
         await #expect(throws: HTTPStatusError.self) { try await transport(request) }
         #expect(records.values.last?.level == .error)
         #expect(records.values.last?.status == 404)
@@ -162,7 +157,7 @@ struct LoggingTests {
 
     @Test func aCancelledRequestIsInfoNotError() async throws {
         let records = Collected<LogRecord>()
-        let transport = compose(stubTransport { _ in throw URLError(.cancelled) }, with: .logged(to: records.append))
+        let transport = NetworkSession(sending: stubTransport { _ in throw URLError(.cancelled) }).transport(with: .logged(to: records.append))
         await #expect(throws: URLError.self) { try await transport(request) }
         #expect(records.values.last?.event == .cancelled)
         #expect(records.values.last?.level == .info)
@@ -171,9 +166,9 @@ struct LoggingTests {
     @Test func theMinimumLevelFiltersRecords() async throws {
         let records = Collected<LogRecord>()
         let quiet = Composer.logged(to: records.append, level: .warning)
-        _ = try await compose(stubTransport(status: 200), with: quiet)(request)
+        _ = try await NetworkSession(sending: stubTransport(status: 200)).transport(with: quiet)(request)
         #expect(records.values.isEmpty)
-        _ = try await compose(stubTransport(status: 500), with: quiet)(request)
+        _ = try await NetworkSession(sending: stubTransport(status: 500)).transport(with: quiet)(request)
         #expect(records.values.map(\.level) == [.error])
         #expect(LogRecord.Level.allCases.sorted() == [.debug, .info, .warning, .error])
         #expect(LogRecord.Level.warning.name == "warning")
@@ -185,7 +180,7 @@ struct LoggingTests {
         let url = try #require(URL(string: "https://shop.test/products?token=s3cr3t"))
         let redaction = Redaction.default.redactingHeaders("X-Api-Key").redactingQueryItems("token")
         let quiet = Composer.logged(to: records.append, level: .error, redaction: redaction)
-        let transport = compose(stubTransport(status: 500), with: .numbered(), quiet)
+        let transport = NetworkSession(sending: stubTransport(status: 500)).transport(with: .numbered(), quiet)
         _ = try await transport(sending(url, authorization: "Bearer t0ken-s3cr3t"))
         let record = try #require(records.values.first)
         #expect(records.values.count == 1)
@@ -203,9 +198,9 @@ struct LoggingTests {
         let failing: Transport = { _ in throw URLError(.cannotConnectToHost) }
         let cancelled: Transport = { _ in throw CancellationError() }
         let quiet = Composer.logged(to: records.append, level: .warning)
-        await #expect(throws: CancellationError.self) { try await compose(cancelled, with: quiet)(request) }
+        await #expect(throws: CancellationError.self) { try await NetworkSession(sending: cancelled).transport(with: quiet)(request) }
         #expect(records.values.isEmpty)
-        await #expect(throws: URLError.self) { try await compose(failing, with: quiet)(request) }
+        await #expect(throws: URLError.self) { try await NetworkSession(sending: failing).transport(with: quiet)(request) }
         #expect(records.values.map(\.event) == [.failed])
         #expect(records.values.first?.message.contains("GET https://shop.test/products") == true)
     }
@@ -218,8 +213,9 @@ struct LoggingTests {
             return request
         }
         let logging = Composer.logged(to: records.append, redaction: .default.redactingHeaders("X-Api-Key"))
-        _ = try await compose(stubTransport(data: Data()), with: logging, addKey)(request)
-        _ = try await Composer.stack([addKey, logging]).wrapping(stubTransport(data: Data()))(request)
+        _ = try await NetworkSession(sending: stubTransport(data: Data())).transport(with: logging, addKey)(request)
+        // Logging placed below the modifier sees the key it adds.
+        _ = try await NetworkSession(sending: stubTransport(data: Data())).transport(with: addKey, Composer(at: .cache, logging.wrapping))(request)
         #expect(records.values.map { $0.requestHeaders["X-Api-Key"] } == [nil, nil, "<redacted>", "<redacted>"])
     }
 }

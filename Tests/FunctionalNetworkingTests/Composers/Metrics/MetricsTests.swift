@@ -39,7 +39,7 @@ struct MetricsTests {
     @Test func percentilesAreExactNearestRanks() async throws {
         let clock = TestClock()
         let recorder = MetricsRecorder()
-        let transport = compose(timed(on: clock), with: .metrics(into: recorder, clock: clock))
+        let transport = NetworkSession(sending: timed(on: clock)).transport(with: .metrics(into: recorder, clock: clock))
         for millis in (1...100).shuffled() {
             _ = try await transport(request(millis: millis, bytes: 10))
         }
@@ -56,7 +56,7 @@ struct MetricsTests {
     @Test func percentilesOfAFewRequestsRoundUpToARecordedDuration() async throws {
         let clock = TestClock()
         let recorder = MetricsRecorder()
-        let transport = compose(timed(on: clock), with: .metrics(into: recorder, clock: clock))
+        let transport = NetworkSession(sending: timed(on: clock)).transport(with: .metrics(into: recorder, clock: clock))
         for millis in [40, 10, 30, 20] {
             _ = try await transport(request(millis: millis))
         }
@@ -68,9 +68,9 @@ struct MetricsTests {
     @Test func failuresAreErrorsAndServerErrorsButNotCancellationsOrClientErrors() async throws {
         let clock = TestClock()
         let recorder = MetricsRecorder()
-        let failing = compose(stubTransport { _ in throw URLError(.notConnectedToInternet) }, with: .metrics(into: recorder))
-        let cancelled = compose(stubTransport { _ in throw CancellationError() }, with: .metrics(into: recorder))
-        let transport = compose(timed(on: clock), with: .metrics(into: recorder, clock: clock))
+        let failing = NetworkSession(sending: stubTransport { _ in throw URLError(.notConnectedToInternet) }).transport(with: .metrics(into: recorder))
+        let cancelled = NetworkSession(sending: stubTransport { _ in throw CancellationError() }).transport(with: .metrics(into: recorder))
+        let transport = NetworkSession(sending: timed(on: clock)).transport(with: .metrics(into: recorder, clock: clock))
         await #expect(throws: URLError.self) { try await failing(request()) }
         await #expect(throws: CancellationError.self) { try await cancelled(request()) }
         _ = try await transport(request(millis: 5, status: 503))
@@ -83,9 +83,7 @@ struct MetricsTests {
     @Test func theSinkGetsAStartAndAnEndWithDurationStatusBytesAndRedactedURL() async throws {
         let clock = TestClock()
         let events = Collected<MetricsEvent>()
-        let transport = compose(
-            timed(on: clock),
-            with: .numbered(), .metrics(to: events.append, redaction: .default.redactingQueryItems("token"), clock: clock)
+        let transport = NetworkSession(sending: timed(on: clock)).transport(with: .numbered(), .metrics(to: events.append, redaction: .default.redactingQueryItems("token"), clock: clock)
         )
         var request = request(millis: 120, bytes: 64, status: 201)
         request.url = URL(string: "https://shop.test/orders?token=s3cr3t")
@@ -110,7 +108,7 @@ struct MetricsTests {
 
     @Test func theSinkGetsTheRedactedErrorOfAFailure() async throws {
         let events = Collected<MetricsEvent>()
-        let transport = compose(stubTransport { _ in throw URLError(.timedOut) }, with: .metrics(to: events.append))
+        let transport = NetworkSession(sending: stubTransport { _ in throw URLError(.timedOut) }).transport(with: .metrics(to: events.append))
         await #expect(throws: URLError.self) { try await transport(request()) }
         guard case .finished(let metrics) = events.values.last else {
             Issue.record("No end event")
@@ -126,7 +124,7 @@ struct MetricsTests {
         let inside = stubTransport { request in
             (Data("\(recorder.summary.inFlight)".utf8), stubResponse(for: request))
         }
-        let (data, _) = try await compose(inside, with: .metrics(into: recorder))(request())
+        let (data, _) = try await NetworkSession(sending: inside).transport(with: .metrics(into: recorder))(request())
         #expect(String(decoding: data, as: UTF8.self) == "1")
         #expect(recorder.summary.inFlight == 0)
     }

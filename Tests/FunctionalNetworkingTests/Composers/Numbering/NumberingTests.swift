@@ -23,7 +23,7 @@ struct NumberingTests {
 
     @Test func requestsAreNumberedOneTwoThreeInOrder() async throws {
         let seen = Collected<RequestContext?>()
-        let transport = compose(stubTransport(data: Data()), with: .numbered(), observing(into: seen))
+        let transport = NetworkSession(sending: stubTransport(data: Data())).transport(with: .numbered(), observing(into: seen))
         for _ in 1...3 {
             _ = try await transport(request)
         }
@@ -33,11 +33,11 @@ struct NumberingTests {
 
     @Test func idsAreVersionFourUUIDsThatDifferOnlyByTheNumberInTheirLastBits() async throws {
         let seen = Collected<RequestContext?>()
-        let transport = compose(stubTransport(data: Data()), with: .numbered(), observing(into: seen))
+        let transport = NetworkSession(sending: stubTransport(data: Data())).transport(with: .numbered(), observing(into: seen))
         for _ in 1...3 {
             _ = try await transport(request)
         }
-        let ids = seen.values.compactMap { $0?.id.uuid }
+        let ids = seen.values.compactMap { $0?.id?.uuid }
         #expect(ids.count == 3)
         func node(_ id: uuid_t) -> UInt64 {
             withUnsafeBytes(of: id) { raw in raw[10..<16].reduce(0) { $0 << 8 | UInt64($1) } }
@@ -56,8 +56,8 @@ struct NumberingTests {
 
     @Test func eachNumberedComposerCountsOnItsOwn() async throws {
         let seen = Collected<RequestContext?>()
-        let first = compose(stubTransport(data: Data()), with: .numbered(), observing(into: seen))
-        let second = compose(stubTransport(data: Data()), with: .numbered(), observing(into: seen))
+        let first = NetworkSession(sending: stubTransport(data: Data())).transport(with: .numbered(), observing(into: seen))
+        let second = NetworkSession(sending: stubTransport(data: Data())).transport(with: .numbered(), observing(into: seen))
         _ = try await first(request)
         _ = try await first(request)
         _ = try await second(request)
@@ -66,7 +66,7 @@ struct NumberingTests {
 
     @Test func concurrentRequestsGetDistinctNumbers() async throws {
         let seen = Collected<RequestContext?>()
-        let transport = compose(stubTransport(data: Data()), with: .numbered(), observing(into: seen))
+        let transport = NetworkSession(sending: stubTransport(data: Data())).transport(with: .numbered(), observing(into: seen))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 1...50 {
                 group.addTask { _ = try await transport(request) }
@@ -79,11 +79,12 @@ struct NumberingTests {
     @Test func composersAboveNumberedCannotSeeTheContext() async throws {
         let above = Collected<RequestContext?>()
         let below = Collected<RequestContext?>()
-        let stack = try Composer.stack([observing(into: above), .numbered(), observing(into: below)])
-        let transport = stack.wrapping(stubTransport(data: Data()))
+        let outside = Composer(at: .numbering, observing(into: above).wrapping)
+        let transport = NetworkSession(sending: stubTransport(data: Data())).transport(with: outside, .numbered(), observing(into: below))
         _ = try await transport(request)
         #expect(above.values.count == 1)
-        #expect(above.values.first! == nil)
+        #expect(above.values.first??.number == nil)
+        #expect(above.values.first??.id == nil)
         #expect(below.values.first??.number == 1)
     }
 
@@ -95,18 +96,19 @@ struct NumberingTests {
                 return try await next(request)
             }
         }
-        let transport = compose(stubTransport(data: Data()), with: .numbered(), twice, observing(into: seen))
+        let transport = NetworkSession(sending: stubTransport(data: Data())).transport(with: .numbered(), twice, observing(into: seen))
         _ = try await transport(request)
         #expect(seen.values.count == 2)
-        #expect(seen.values[0] == seen.values[1])
-        #expect(RequestContext.current == nil)
+        #expect(seen.values[0]?.id == seen.values[1]?.id)
+        #expect(seen.values[0]?.number == seen.values[1]?.number)
+        #expect(RequestContext.current.id == nil)
     }
 
     @Test func nothingOfTheContextIsSentOnTheWire() async throws {
         let server = try LoopbackServer { _ in .text("ok") }
         defer { server.stop() }
         let seen = Collected<RequestContext?>()
-        let session = makeTestSession()
+        let session = makeTestNetworkSession()
         let plain = session.transport
         let numbered = session.transport(with: .numbered(), observing(into: seen))
         _ = try await plain(URLRequest(url: server.url(for: "/plain")))
@@ -114,10 +116,11 @@ struct NumberingTests {
         let withoutContext = try #require(await server.takeRequest(timeout: .seconds(30)))
         let withContext = try #require(await server.takeRequest(timeout: .seconds(30)))
         let context = try #require(seen.values.first ?? nil)
+        let id = try #require(context.id)
         #expect(Set(withContext.headers.map { $0.name.lowercased() }) == Set(withoutContext.headers.map { $0.name.lowercased() }))
         for header in withContext.headers {
-            #expect(!header.value.localizedCaseInsensitiveContains(context.id.uuidString))
-            #expect(!header.value.localizedCaseInsensitiveContains(context.id.uuidString.prefix(8)))
+            #expect(!header.value.localizedCaseInsensitiveContains(id.uuidString))
+            #expect(!header.value.localizedCaseInsensitiveContains(id.uuidString.prefix(8)))
         }
         #expect(withContext.target == "/numbered")
         #expect(withContext.body.isEmpty)

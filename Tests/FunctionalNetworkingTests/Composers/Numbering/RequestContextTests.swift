@@ -15,35 +15,34 @@ struct RequestContextTests {
     /// A transport that answers with the id the request was sent under, or "none".
     private var echoContext: Transport {
         stubTransport { request in
-            (Data((RequestContext.current?.id.uuidString ?? "none").utf8), stubResponse(for: request))
+            (Data((RequestContext.current.id?.uuidString ?? "none").utf8), stubResponse(for: request))
         }
     }
 
     @Test func thereIsNoContextOutsideANumberedStack() async throws {
-        #expect(RequestContext.current == nil)
+        #expect(RequestContext.current.id == nil)
         let (data, _) = try await echoContext(request)
         #expect(String(decoding: data, as: UTF8.self) == "none")
     }
 
     @Test func aChosenIDIsTheIDOfTheRequest() async throws {
         let id = UUID()
-        let transport = compose(echoContext, with: .numbered())
+        let transport = NetworkSession(sending: echoContext).transport(with: .numbered())
         let (data, _) = try await RequestContext.withID(id) { try await transport(request) }
         #expect(String(decoding: data, as: UTF8.self) == id.uuidString)
     }
 
     @Test func aFutureStartedInsideWithIDCarriesTheID() async throws {
         let id = UUID()
-        let networking = networking(from: compose(echoContext, with: .numbered()))
+        let networking = networking(from: NetworkSession(sending: echoContext).transport(with: .numbered()))
         let future = RequestContext.withID(id) { networking(Endpoint(baseURL: URL(string: "https://shop.test")!, path: "/a")) }
         #expect(String(decoding: try await future.value(within: .seconds(30)), as: UTF8.self) == id.uuidString)
     }
 
     @Test func aChosenIDIsNotReusedByANestedStack() async throws {
         let outerID = UUID()
-        let inner = compose(echoContext, with: .numbered())
-        let outer = compose(
-            stubTransport(data: Data()), with: .numbered(),
+        let inner = NetworkSession(sending: echoContext).transport(with: .numbered())
+        let outer = NetworkSession(sending: stubTransport(data: Data())).transport(with: .numbered(),
             Composer { _ in
                 { request in try await inner(request) }
             })

@@ -23,7 +23,7 @@ struct RetryTests {
         server.enqueue(.text("busy", status: 503, headers: [.init("Retry-After", "5")]))
         server.enqueue(.text("ok"))
         let clock = TestClock()
-        let transport = makeTestSession().transport(with: .retry(policy(), clock: clock))
+        let transport = makeTestNetworkSession().transport(with: .retry(policy(), clock: clock))
         let call = Task { try await transport(URLRequest(url: server.url(for: "/products"))) }
         try await clock.waitForSleepers(count: 1)
         clock.advance(by: .seconds(4))
@@ -43,7 +43,7 @@ struct RetryTests {
         server.enqueue(.text("slow down", status: 429, headers: [.init("Retry-After", date)]))
         server.enqueue(.text("ok"))
         let clock = TestClock()
-        let transport = makeTestSession().transport(with: .retry(policy, clock: clock), .validatingStatus())
+        let transport = makeTestNetworkSession().transport(with: .retry(policy, clock: clock), .validatingStatus())
         let call = Task { try await transport(URLRequest(url: server.url(for: "/"))) }
         try await clock.waitForSleepers(count: 1)
         clock.advance(by: .seconds(6))
@@ -64,7 +64,7 @@ struct RetryTests {
     @Test func aPostIsNotRetried() async throws {
         let server = try LoopbackServer { _ in .text("busy", status: 503) }
         defer { server.stop() }
-        let transport = makeTestSession().transport(with: .retry(policy(), clock: TestClock()), .validatingStatus())
+        let transport = makeTestNetworkSession().transport(with: .retry(policy(), clock: TestClock()), .validatingStatus())
         var request = URLRequest(url: server.url(for: "/orders"))
         request.httpMethod = "POST"
         let error = await #expect(throws: HTTPStatusError.self) { try await transport(request) }
@@ -76,7 +76,7 @@ struct RetryTests {
         let server = try LoopbackServer { _ in .text("busy", status: 503) }
         defer { server.stop() }
         for maxAttempts in [0, -5] {
-            let transport = makeTestSession().transport(with: .retry(policy(maxAttempts), clock: TestClock()), .validatingStatus())
+            let transport = makeTestNetworkSession().transport(with: .retry(policy(maxAttempts), clock: TestClock()), .validatingStatus())
             await #expect(throws: HTTPStatusError.self) { try await transport(URLRequest(url: server.url(for: "/busy"))) }
         }
         #expect(server.requestCount == 2)
@@ -86,7 +86,7 @@ struct RetryTests {
         let server = try LoopbackServer { request in .text("busy \(request.sequenceNumber)", status: 503) }
         defer { server.stop() }
         let clock = TestClock()
-        let transport = makeTestSession().transport(with: .retry(policy(3, backoff: .immediate), clock: clock), .validatingStatus())
+        let transport = makeTestNetworkSession().transport(with: .retry(policy(3, backoff: .immediate), clock: clock), .validatingStatus())
         let error = await #expect(throws: HTTPStatusError.self) {
             try await transport(URLRequest(url: server.url(for: "/")))
         }
@@ -96,8 +96,7 @@ struct RetryTests {
     }
 
     @Test func aRetryableStatusOnTheLastAttemptIsReturnedAsItCame() async throws {
-        let transport = compose(
-            stubTransport(data: Data("busy".utf8), status: 503), with: .retry(policy(2, backoff: .immediate), clock: TestClock()))
+        let transport = NetworkSession(sending: stubTransport(data: Data("busy".utf8), status: 503)).transport(with: .retry(policy(2, backoff: .immediate), clock: TestClock()))
         let (_, response) = try await transport(URLRequest(url: URL(string: "https://shop.test/")!))
         #expect((response as? HTTPURLResponse)?.statusCode == 503)
     }
@@ -109,7 +108,7 @@ struct RetryTests {
             return (Data("ok".utf8), stubResponse(for: request))
         }
         let request = URLRequest(url: URL(string: "https://shop.test/")!)
-        #expect(try await compose(flaky, with: .retry(policy(backoff: .immediate), clock: TestClock()))(request).0 == Data("ok".utf8))
+        #expect(try await NetworkSession(sending: flaky).transport(with: .retry(policy(backoff: .immediate), clock: TestClock()))(request).0 == Data("ok".utf8))
         #expect(attempts.value == 3)
 
         let badURLs = Counter()
@@ -118,7 +117,7 @@ struct RetryTests {
             throw URLError(.badURL)
         }
         await #expect(throws: URLError.self) {
-            try await compose(bad, with: .retry(policy(backoff: .immediate), clock: TestClock()))(request)
+            try await NetworkSession(sending: bad).transport(with: .retry(policy(backoff: .immediate), clock: TestClock()))(request)
         }
         #expect(badURLs.value == 1)
     }
@@ -139,7 +138,7 @@ struct RetryTests {
             throw URLError(.timedOut)
         }
         let clock = TestClock()
-        let transport = compose(failing, with: .retry(policy(5, backoff: .constant(.seconds(30))), clock: clock))
+        let transport = NetworkSession(sending: failing).transport(with: .retry(policy(5, backoff: .constant(.seconds(30))), clock: clock))
         let call = Task { try await transport(URLRequest(url: URL(string: "https://shop.test/")!)) }
         try await clock.waitForSleepers(count: 1)
         call.cancel()
@@ -153,7 +152,7 @@ struct RetryTests {
             attempts.increment() < 2 ? (Data(), stubResponse(for: request, status: 502)) : (Data("ok".utf8), stubResponse(for: request))
         }
         let clock = TestClock()
-        let transport = compose(flaky, with: .retry(policy(backoff: .constant(.seconds(3))), clock: clock))
+        let transport = NetworkSession(sending: flaky).transport(with: .retry(policy(backoff: .constant(.seconds(3))), clock: clock))
         let call = Task { try await transport(URLRequest(url: URL(string: "https://shop.test/")!)) }
         try await clock.waitForSleepers(count: 1)
         clock.advance(by: .seconds(2))
@@ -171,7 +170,7 @@ struct RetryTests {
         }
         let policy = RetryPolicy(backoff: .immediate, retriesError: { $0 is Flaky })
         #expect(
-            try await compose(transport, with: .retry(policy, clock: TestClock()))(URLRequest(url: URL(string: "https://shop.test/")!)).0
+            try await NetworkSession(sending: transport).transport(with: .retry(policy, clock: TestClock()))(URLRequest(url: URL(string: "https://shop.test/")!)).0
                 == Data("ok".utf8))
         #expect(attempts.value == 2)
         #expect(policy.isRetryable(CancellationError()) == false)
@@ -183,11 +182,10 @@ struct RetryTests {
 
     @Test func aBackoffTooLongForTheSystemsTimersWaitsUntilCancelled() async throws {
         let attempts = Counter()
-        let transport = compose(
-            stubTransport { _ in
+        let transport = NetworkSession(sending: stubTransport { _ in
                 attempts.increment()
                 throw URLError(.timedOut)
-            }, with: .retry(RetryPolicy(backoff: .constant(.seconds(Int64.max)))))
+            }).transport(with: .retry(RetryPolicy(backoff: .constant(.seconds(Int64.max)))))
         let call = Future { try await transport(URLRequest(url: URL(string: "https://shop.test/products/7")!)) }
         try await Task.sleep(for: .milliseconds(50))  // the wait has begun by then
         call.cancel()

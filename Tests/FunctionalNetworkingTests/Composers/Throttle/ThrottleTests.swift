@@ -19,7 +19,7 @@ struct ThrottleTests {
             return .text(request.path).delayed(by: .milliseconds(50))
         }
         defer { server.stop() }
-        let transport = makeTestSession(timeout: 60).transport(with: .throttled(maxConcurrent: 8))
+        let transport = makeTestNetworkSession(timeout: 60).transport(with: .throttled(maxConcurrent: 8))
 
         let callers = (0..<500).map { index in
             Future { String(decoding: try await transport(URLRequest(url: server.url(for: "/\(index)"))).0, as: UTF8.self) }
@@ -44,7 +44,7 @@ struct ThrottleTests {
         }
         defer { second.stop() }
         let throttle = RequestThrottle(maxConcurrent: 8, perHost: 3)
-        let transport = makeTestSession(timeout: 60).transport(with: .throttled(by: throttle))
+        let transport = makeTestNetworkSession(timeout: 60).transport(with: .throttled(by: throttle))
 
         let callers = (0..<120).map { index in
             let server = index.isMultiple(of: 2) ? first : second
@@ -63,7 +63,7 @@ struct ThrottleTests {
     @Test func waitingRequestsGoFirstInFirstOut() async throws {
         let upstream = GatedTransport()
         let throttle = RequestThrottle(maxConcurrent: 1)
-        let transport = compose(upstream.transport, with: .throttled(by: throttle))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .throttled(by: throttle))
 
         let holder = Task { try await transport(Self.request("/held")).0 }
         try #require(await TrafficTestSupport.waitUntil { upstream.paths == ["/held"] })
@@ -84,7 +84,7 @@ struct ThrottleTests {
     @Test func aCancelledWaiterLeavesTheQueueAtOnceAndTheNextGetsTheSlot() async throws {
         let upstream = GatedTransport()
         let throttle = RequestThrottle(maxConcurrent: 1)
-        let transport = compose(upstream.transport, with: .throttled(by: throttle))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .throttled(by: throttle))
 
         let holder = Task { try await transport(Self.request("/held")).0 }
         try #require(await TrafficTestSupport.waitUntil { throttle.inFlightCount == 1 })
@@ -107,8 +107,8 @@ struct ThrottleTests {
 
     @Test func aFailedRequestGivesItsSlotBack() async throws {
         let throttle = RequestThrottle(maxConcurrent: 1)
-        let failing = compose(stubTransport { _ in throw URLError(.notConnectedToInternet) }, with: .throttled(by: throttle))
-        let working = compose(stubTransport(data: Data("ok".utf8)), with: .throttled(by: throttle))
+        let failing = NetworkSession(sending: stubTransport { _ in throw URLError(.notConnectedToInternet) }).transport(with: .throttled(by: throttle))
+        let working = NetworkSession(sending: stubTransport(data: Data("ok".utf8))).transport(with: .throttled(by: throttle))
 
         await #expect(throws: URLError.self) { try await failing(Self.request("/fails")) }
         #expect(throttle.inFlightCount == 0)
@@ -119,7 +119,7 @@ struct ThrottleTests {
     @Test func aCancelledRequestInFlightGivesItsSlotBack() async throws {
         let upstream = GatedTransport()
         let throttle = RequestThrottle(maxConcurrent: 1)
-        let transport = compose(upstream.transport, with: .throttled(by: throttle))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .throttled(by: throttle))
 
         let holder = Task { try await transport(Self.request("/held")).0 }
         try #require(await TrafficTestSupport.waitUntil { upstream.paths == ["/held"] })
@@ -139,7 +139,7 @@ struct ThrottleTests {
     @Test func aRequestWaitingForItsBusyHostDoesNotHoldBackOtherHosts() async throws {
         let upstream = GatedTransport()
         let throttle = RequestThrottle(maxConcurrent: 2, perHost: 1)
-        let transport = compose(upstream.transport, with: .throttled(by: throttle))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .throttled(by: throttle))
 
         let busy = Task { try await transport(Self.request("/a1", host: "a.test")).0 }
         try #require(await TrafficTestSupport.waitUntil { upstream.paths == ["/a1"] })
@@ -159,7 +159,7 @@ struct ThrottleTests {
     @Test func differentPortsAreDifferentHosts() async throws {
         let upstream = GatedTransport()
         let throttle = RequestThrottle(maxConcurrent: 4, perHost: 1)
-        let transport = compose(upstream.transport, with: .throttled(by: throttle))
+        let transport = NetworkSession(sending: upstream.transport).transport(with: .throttled(by: throttle))
 
         let tasks = ["http://h.test:8080/1", "http://h.test:8081/2", "http://H.test:80/3", "http://h.test/4"].map { text in
             Task { try await transport(URLRequest(url: URL(string: text)!)).0 }

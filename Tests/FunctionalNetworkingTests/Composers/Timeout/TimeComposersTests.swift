@@ -23,7 +23,7 @@ struct TimeComposersTests {
     @Test func timeoutFailsWithTimeoutErrorWhenTheTransportIsTooSlow() async throws {
         let clock = TestClock()
         let gate = Promise<Void>()
-        let transport = compose(gatedTransport(gate), with: .timeout(after: .seconds(5), clock: clock))
+        let transport = NetworkSession(sending: gatedTransport(gate)).transport(with: .timeout(after: .seconds(5), clock: clock))
         let call = Task { try await transport(request) }
         try await clock.waitForSleepers(count: 1)
         clock.advance(by: .seconds(5))
@@ -35,12 +35,10 @@ struct TimeComposersTests {
     @Test func timeoutReturnsAtItsDeadlineWhenTheWorkBelowIgnoresCancellation() async throws {
         let clock = TestClock()
         let stuck = UncancellableGate()
-        let transport = compose(
-            { request in
+        let transport = NetworkSession(sending: { request in
                 await stuck.wait()
                 return (Data("late".utf8), stubResponse(for: request))
-            },
-            with: .timeout(after: .seconds(2), clock: clock))
+            }).transport(with: .timeout(after: .seconds(2), clock: clock))
         let call = Future { try await transport(self.request) }
         try await clock.waitForSleepers(count: 1)
         let advanced = ContinuousClock.now
@@ -68,7 +66,7 @@ struct TimeComposersTests {
             },
             clock: clock
         )
-        let transport = makeTestSession().transport(with: .timeout(after: .seconds(2), clock: clock), .authenticated(by: auth))
+        let transport = makeTestNetworkSession().transport(with: .timeout(after: .seconds(2), clock: clock), .authenticated(by: auth))
         // Two callers: the first starts the refresh, the second waits for it.
         let calls = (0..<2).map { _ in Future { try await transport(URLRequest(url: server.url(for: "/me"))) } }
         try await began.value(within: .seconds(30))
@@ -84,7 +82,7 @@ struct TimeComposersTests {
 
     @Test func timeoutLetsAFastAnswerThrough() async throws {
         let clock = TestClock()
-        let transport = compose(stubTransport(data: Data("fast".utf8)), with: .timeout(after: .seconds(5), clock: clock))
+        let transport = NetworkSession(sending: stubTransport(data: Data("fast".utf8))).transport(with: .timeout(after: .seconds(5), clock: clock))
         #expect(try await transport(request).0 == Data("fast".utf8))
     }
 
@@ -95,7 +93,7 @@ struct TimeComposersTests {
             sent.resolve()
             return (Data(), stubResponse(for: request))
         }
-        let transport = compose(base, with: .delayed(by: .seconds(2), clock: clock))
+        let transport = NetworkSession(sending: base).transport(with: .delayed(by: .seconds(2), clock: clock))
         let call = Task { try await transport(request) }
         try await clock.waitForSleepers(count: 1)
         #expect(sent.isPending)
@@ -111,7 +109,7 @@ struct TimeComposersTests {
             sent.increment()
             return (Data(), stubResponse(for: request))
         }
-        let transport = compose(base, with: .delayed(by: .seconds(2), clock: clock))
+        let transport = NetworkSession(sending: base).transport(with: .delayed(by: .seconds(2), clock: clock))
         let call = Task { try await transport(request) }
         try await clock.waitForSleepers(count: 1)
         call.cancel()
@@ -125,10 +123,10 @@ struct TimeComposersTests {
             try await Task.sleep(for: .milliseconds(50))  // the timer is asleep by then
             return (Data("ok".utf8), stubResponse(for: request))
         }
-        let slowAnswer = compose(slow, with: .timeout(after: .seconds(Int64.max)))
+        let slowAnswer = NetworkSession(sending: slow).transport(with: .timeout(after: .seconds(Int64.max)))
         #expect(try await slowAnswer(request).0 == Data("ok".utf8))
 
-        let delayed = compose(stubTransport(data: Data("ok".utf8)), with: .delayed(by: .seconds(Int64.max)))
+        let delayed = NetworkSession(sending: stubTransport(data: Data("ok".utf8))).transport(with: .delayed(by: .seconds(Int64.max)))
         let call = Future { try await delayed(request) }
         try await Task.sleep(for: .milliseconds(50))  // the wait has begun by then
         call.cancel()
