@@ -156,8 +156,7 @@ struct EverydayTasksSamplesTests {
         let api = server.baseURL
 
         let form: FormBody = ["user": "ada", "password": "p@ss word&more"]
-        var request = try Endpoint(method: .post, baseURL: api, path: "/login").urlRequest()
-        request.setBody(form)
+        let request = try Endpoint(method: .post, baseURL: api, path: "/login").with(body: form).urlRequest()
         let transport = URLSession.shared.transport(with: .validatingStatus())
         let (data, response) = try await transport(request)
 
