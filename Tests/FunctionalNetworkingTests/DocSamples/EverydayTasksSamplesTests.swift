@@ -210,10 +210,10 @@ struct EverydayTasksSamplesTests {
         var shown = ""
         do {
             let product = try await send(Endpoint(baseURL: api, path: "/products/99"))
-                .decoded(as: Product.self, errorModel: Problem.self).value
+                .decoded(as: Product.self).value
             shown = product.name
-        } catch let error as ServerError<Problem> {
-            shown = error.model.message  // "No product with that id"
+        } catch let error as HTTPStatusError {
+            shown = try error.decodedBody(as: Problem.self).message  // "No product with that id"
         }
 
         #expect(shown == "No product with that id")
