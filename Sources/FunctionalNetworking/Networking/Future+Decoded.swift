@@ -14,7 +14,7 @@ extension Future where Value == Data {
     ///
     /// As a curried method it chains without an instance:
     /// `chain(networking, to: Future.decoded)`. To name the type or choose the decoder, use
-    /// ``decoded(as:using:)``.
+    /// `decoded(as:using:)`.
     ///
     /// - Returns: A future of the decoded value, or of a ``DecodingFailure`` naming the type
     ///   and the coding path.
