@@ -25,7 +25,7 @@ let composablePage = Page(name: "composable", title: "ComposableNetworking and t
     }
 
     let login = Endpoint(method: .post, baseURL: server.baseURL, path: "/login", body: Data(#"{"user":"ada"}"#.utf8))
-    let token = try await send(login).decoded(as: Login.self, using: JSONDecoder()).value.token
+    let token = try await send(login).decoded(as: Login.self).value.token
     root.tokenStore.token = token
     print("signed in; the token is stored at the root")
 

@@ -5,10 +5,8 @@ import Foundation
 /// and every byte of UTF-8 other than `A–Z a–z 0–9 * - . _` percent-encoded.
 ///
 /// ```swift
-/// var request = URLRequest(url: tokenURL)
-/// request.httpMethod = "POST"
 /// let form: FormBody = ["grant_type": "password", "username": "ada", "password": "s3cret & more"]
-/// request.setBody(form)
+/// let signIn = Endpoint(method: .post, baseURL: auth, path: "/token").with(body: form)
 /// // grant_type=password&username=ada&password=s3cret+%26+more
 /// ```
 public struct FormBody: Sendable, Hashable, ExpressibleByDictionaryLiteral {

@@ -14,10 +14,8 @@ import FoundationNetworking
 /// var form = MultipartFormData()
 /// form.append("Ada", named: "name")
 /// form.appendFile(at: photoURL, named: "photo", contentType: "image/jpeg")
-/// var request = URLRequest(url: uploadURL)
-/// request.httpMethod = "POST"
-/// try request.setBody(form)
-/// let (data, response) = try await transport(request)
+/// let upload = Endpoint(method: .post, baseURL: shop, path: "/photos").with(body: form)
+/// let reply = try await send(upload).value
 /// ```
 ///
 /// Field names and file names keep any character: `"`, carriage return and line feed are
@@ -92,8 +90,8 @@ public struct MultipartFormData: Sendable, Hashable {
                 contentType: contentType ?? "application/octet-stream", content: .file(url)))
     }
 
-    /// The whole body in memory. Reads every file part: for large files, send
-    /// `URLRequest.setBody(_:)` with the form instead, which streams them.
+    /// The whole body in memory. Reads every file part: for large files, set the form
+    /// with ``Endpoint/with(body:)-(MultipartFormData)`` instead, which streams them.
     ///
     /// - Throws: ``BodyError/unreadableFile(_:reason:)`` when a file cannot be read.
     public func encoded() throws(BodyError) -> Data {

@@ -5,50 +5,9 @@ import FoundationNetworking
 #endif
 
 extension URLRequest {
-    /// Sets `form` as the body, streamed: files are read from disk as the body is sent, and read
-    /// again from the start when a retry or a 307/308 redirect sends the request again. Sets
-    /// `Content-Type` (with the boundary). A streamed body goes with chunked transfer coding;
-    /// for a server that requires `Content-Length`, set ``MultipartFormData/encoded()`` as
-    /// `httpBody` instead (which reads the files into memory).
-    ///
-    /// Sent through the package's transports, a file part that can no longer be read once the
-    /// body is on its way fails the request with ``BodyError/unreadableFile(_:reason:)`` too.
-    ///
-    /// - Throws: ``BodyError/unreadableFile(_:reason:)`` when a file part is missing or is not
-    ///   a readable regular file; the request is left unchanged.
-    public mutating func setBody(_ form: MultipartFormData) throws(BodyError) {
-        let body = StreamedBody.multipart(form)
-        try BodySegment.check(body.segments)
-        httpBody = nil
-        httpBodyStream = body.makeStream().stream
-        setValue(form.contentType, forHTTPHeaderField: "Content-Type")
-    }
-
-    /// Sets the contents of the file at `url` as the body, streamed from disk (never held in
-    /// memory) and read again from the start when a retry or a 307/308 redirect sends the
-    /// request again; sets `Content-Type`. Sent through the package's transports, a file that
-    /// can no longer be read once the body is on its way fails the request with
-    /// ``BodyError/unreadableFile(_:reason:)`` too.
-    ///
-    /// - Throws: ``BodyError/unreadableFile(_:reason:)`` when the file is missing or is not a
-    ///   readable regular file; the request is left unchanged.
-    public mutating func setBody(contentsOf url: URL, contentType: String = "application/octet-stream") throws(BodyError) {
-        let body = StreamedBody.file(url)
-        try BodySegment.check(body.segments)
-        httpBody = nil
-        httpBodyStream = body.makeStream().stream
-        setValue(contentType, forHTTPHeaderField: "Content-Type")
-    }
-
-    /// Sets `form` as the body, with its `Content-Type`.
-    public mutating func setBody(_ form: FormBody) {
-        httpBodyStream = nil
-        httpBody = form.encoded
-        setValue(FormBody.contentType, forHTTPHeaderField: "Content-Type")
-    }
-
     /// This request with a fresh copy of its body stream when the stream is one the package
-    /// made (see `setBody(_:)` for a ``MultipartFormData``), its files checked again; as it is
+    /// made (for a ``MultipartFormData`` or a file set with ``Endpoint/with(body:)-(MultipartFormData)``
+    /// or ``Endpoint/with(bodyFromFileAt:contentType:)``), its files checked again; as it is
     /// otherwise. ``sendingFreshBody(_:)`` does this for a send and also ends the copy after it.
     func withFreshBodyStream() throws(BodyError) -> URLRequest {
         guard let body = StreamedBody.of(httpBodyStream) else { return self }

@@ -17,6 +17,16 @@ extension Endpoint {
 
     /// A copy of this endpoint with another body (or none).
     ///
+    /// Setting a body is always a `with(body:)` call, one per kind of body: bytes (here), a
+    /// ``FormBody``, a ``MultipartFormData``, or a file with
+    /// ``with(bodyFromFileAt:contentType:)``. Each replaces whatever body was set before.
+    ///
+    /// ```swift
+    /// let rename = Endpoint(method: .patch, baseURL: shop, path: "/products/7")
+    ///     .with(body: Data(#"{"name":"Lamp"}"#.utf8))
+    ///     .setting(header: "Content-Type", to: "application/json")
+    /// ```
+    ///
     /// - Parameter body: The request body, or `nil` for none.
     /// - Returns: The changed copy.
     public func with(body: Data?) -> Endpoint {
@@ -51,6 +61,10 @@ extension Endpoint {
     ///
     /// A file that is missing or unreadable when the request is sent fails it with
     /// ``BodyError/unreadableFile(_:reason:)`` before anything reaches the server.
+    ///
+    /// The streamed body goes with chunked transfer coding; for a server that requires
+    /// `Content-Length`, set the form's bytes instead (which reads its files into memory):
+    /// `.with(body: try form.encoded()).setting(header: "Content-Type", to: form.contentType)`.
     ///
     /// - Parameter body: The form.
     /// - Returns: The changed copy.

@@ -73,8 +73,12 @@ public struct Endpoint: Sendable, Hashable {
     public var headers: HTTPHeaders
 
     /// The request body's bytes, if any. A ``MultipartFormData`` body is ``multipartBody``
-    /// instead, since its files are streamed rather than held here.
-    public var body: Data?
+    /// instead, and a file body ``bodyFile``, since they are streamed rather than held here.
+    ///
+    /// Read-only: set a body with ``with(body:)-(Data?)`` or its siblings for a ``FormBody``,
+    /// a ``MultipartFormData`` and a file, which keep the body, the streamed body and the
+    /// `Content-Type` in step.
+    public internal(set) var body: Data?
 
     /// A body streamed when the request is sent: a multipart form or a file, read as it goes
     /// and sent anew on every retry and 307/308 hop. When it is set, ``body`` is not sent.

@@ -5,9 +5,9 @@ import FoundationNetworking
 #endif
 
 /// Where a request can carry a credential, for ``ResponseCache`` and ``RequestDeduplicator``:
-/// the headers a ``Redaction`` calls secret (`Authorization`, `Proxy-Authorization`,
-/// `Cookie`, API-key headers, and those the caller named) and the cookies a cookie storage
-/// adds to the request on its way out.
+/// the headers of ``Redaction/defaultHeaderNames`` and those the caller named (see
+/// ``Redaction/carriesCredential(lowercased:)``) and the cookies a cookie storage adds to the
+/// request on its way out.
 struct CredentialCarriers: Sendable {
     /// Decides which headers carry a credential.
     let redaction: Redaction
@@ -22,7 +22,7 @@ struct CredentialCarriers: Sendable {
 
     /// Whether the header whose lower-cased name is `name` carries a credential.
     func carriesCredential(lowercased name: String) -> Bool {
-        redaction.headerNames.contains(name) && name != "set-cookie"
+        redaction.carriesCredential(lowercased: name) && name != "set-cookie"
     }
 
     /// Who `request` speaks for: a digest of each credential it carries.

@@ -127,14 +127,6 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         return fields.contains { $0.key == key }
     }
 
-    /// Removes every field named `name` (ignoring case).
-    ///
-    /// - Parameter name: The field name.
-    public mutating func remove(_ name: String) {
-        let key = Self.key(for: name)
-        fields.removeAll { $0.key == key }
-    }
-
     /// These headers with `other`'s on top: for each name in `other`, its fields replace all
     /// of this list's fields of that name (later fields win); other fields stay where they are.
     ///

@@ -45,30 +45,36 @@ public struct HTTPStatusError: Error, Sendable, Hashable, CustomStringConvertibl
         self.init(status: response.statusCode, headers: headers, body: body, url: response.url)
     }
 
-    /// Decodes the body into the server's error model.
+    /// Decodes the body into the server's error model: the one way to read an error document,
+    /// whichever networking function the error came from.
     ///
     /// ```swift
     /// struct Problem: Decodable { let message: String }
     /// let problem = try error.decodedBody(as: Problem.self)
     /// ```
     ///
-    /// - Throws: ``DecodingFailure`` when the body is not a `Model`.
+    /// - Parameters:
+    ///   - type: The error model's type; inferred from the context when left out.
+    ///   - decoder: The decoder; a default `JSONDecoder` when left out.
+    /// - Throws: ``DecodingFailure`` when the body is not a `Model`, naming the response's
+    ///   `Content-Type` as every decoding failure does.
     public func decodedBody<Model: Decodable>(
         as type: Model.Type = Model.self,
         using decoder: JSONDecoder = JSONDecoder()
     ) throws -> Model {
-        try DecodingFailure.decode(type, from: body, using: decoder)
+        try DecodingFailure.decode(type, from: body, using: decoder, contentType: headers["Content-Type"])
     }
 
-    /// Says what happened in words: the status, its meaning and where (the URL without its
-    /// user, password or query values), and the first 200 bytes of the body, with the values
+    /// Says what happened in words: the status, its meaning and where (the URL as
+    /// ``Redaction/default`` shows it, with its user, password and secret query values
+    /// hidden), and the first 200 bytes of the body, with the values
     /// of secret-named JSON members and form fields hidden (`"refresh_token":"<redacted>"`;
     /// the names are ``Redaction/defaultQueryItemNames``).
     public var description: String {
         let meaning = HTTPURLResponse.localizedString(forStatusCode: status)
         var text = "The server answered \(status) (\(meaning))"
         if let url {
-            text += " for \(url.redacted)"
+            text += " for \(Redaction.default.redact(url))"
         }
         text += "."
         if !body.isEmpty {
@@ -92,20 +98,5 @@ public struct HTTPStatusError: Error, Sendable, Hashable, CustomStringConvertibl
             return
         }
         throw HTTPStatusError(response: http, body: data)
-    }
-}
-
-extension URL {
-    /// The URL without credentials or query values, for messages and logs.
-    var redacted: String {
-        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else {
-            return "(a URL)"
-        }
-        components.user = nil
-        components.password = nil
-        if let items = components.queryItems, !items.isEmpty {
-            components.queryItems = items.map { URLQueryItem(name: $0.name, value: $0.value == nil ? nil : "…") }
-        }
-        return components.string ?? "(a URL)"
     }
 }

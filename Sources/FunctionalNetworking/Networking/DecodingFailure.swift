@@ -16,7 +16,8 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
     /// The first bytes of the body, for diagnosis, with the values of secret-named JSON members
     /// and form fields hidden (see ``Redaction/defaultQueryItemNames``).
     public let bodyPreview: String
-    /// The response's `Content-Type`, when it was known (decoding a ``Response`` knows it).
+    /// The response's `Content-Type`, when the decoded bytes came with their response (a
+    /// ``Response`` or an ``HTTPStatusError``); `nil` for bare bytes.
     public let contentType: String?
 
     /// Creates a failure from its parts.

@@ -13,7 +13,8 @@ extension Future where Value == Data {
     /// ```
     ///
     /// As a curried method it chains without an instance:
-    /// `chain(networking, to: Future.decoded)`.
+    /// `chain(networking, to: Future.decoded)`. To name the type or choose the decoder, use
+    /// `decoded(as:using:)`.
     ///
     /// - Returns: A future of the decoded value, or of a ``DecodingFailure`` naming the type
     ///   and the coding path.
@@ -29,59 +30,19 @@ extension Future where Value == Data {
     /// let product = networking(endpoint).decoded(as: Product.self, using: decoder)
     /// ```
     ///
-    /// - Returns: A future of the decoded value, or of a ``DecodingFailure``.
-    public func decoded<T: Decodable & Sendable>(as type: T.Type, using decoder: JSONDecoder) -> Future<T> {
-        map { data in try DecodingFailure.decode(type, from: data, using: decoder) }
-    }
-
-    /// Decodes the body into `type`, and the body of a non-2xx response into the server's
-    /// error model, like SwiftyNetworking's `responseError`.
+    /// An empty body (a 204, a `HEAD`) decodes into ``Empty`` or into an optional, as `nil`.
+    /// A failed response's body is decoded where its ``HTTPStatusError`` is caught, with
+    /// ``HTTPStatusError/decodedBody(as:using:)``.
     ///
-    /// ```swift
-    /// struct Problem: Decodable, Sendable { let message: String }
-    /// do {
-    ///     let product = try await networking(endpoint).decoded(as: Product.self, errorModel: Problem.self).value
-    /// } catch let error as ServerError<Problem> {
-    ///     show(error.model.message)
-    /// }
-    /// ```
-    ///
-    /// A failed response whose body is not a `Model` keeps its ``HTTPStatusError``.
-    ///
-    /// - Returns: A future of the value, or of a ``ServerError`` carrying the decoded model.
-    public func decoded<T: Decodable & Sendable, Model: Decodable & Sendable>(
+    /// - Parameters:
+    ///   - type: The type to decode; inferred from the context when left out.
+    ///   - decoder: The decoder; a default `JSONDecoder` when left out.
+    /// - Returns: A future of the decoded value, or of a ``DecodingFailure`` naming the type
+    ///   and the coding path.
+    public func decoded<T: Decodable & Sendable>(
         as type: T.Type = T.self,
-        errorModel: Model.Type,
         using decoder: JSONDecoder = JSONDecoder()
     ) -> Future<T> {
-        mapError { error in
-            guard let status = error as? HTTPStatusError,
-                let model = try? status.decodedBody(as: Model.self, using: decoder)
-            else { return error }
-            return ServerError(model: model, response: status)
-        }
-        .decoded(as: type, using: decoder)
-    }
-}
-
-/// A non-2xx response whose body decoded into the server's error model.
-public struct ServerError<Model: Sendable>: Error, Sendable, CustomStringConvertible {
-    /// The server's error document, decoded.
-    public let model: Model
-    /// The response it came in.
-    public let response: HTTPStatusError
-
-    /// Creates the error from a decoded model and its response.
-    init(model: Model, response: HTTPStatusError) {
-        self.model = model
-        self.response = response
-    }
-
-    /// The HTTP status code.
-    public var status: Int { response.status }
-
-    /// The status and the decoded model, in words.
-    public var description: String {
-        "The server answered \(response.status) with \(model)."
+        map { data in try DecodingFailure.decode(type, from: data, using: decoder) }
     }
 }

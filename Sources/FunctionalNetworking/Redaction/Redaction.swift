@@ -37,13 +37,16 @@ import FoundationNetworking
 /// text body with the values of secret-named JSON members and form fields hidden (other text
 /// is shown as it is).
 public struct Redaction: Sendable, Hashable {
-    /// The headers every redaction starts from, lower-cased: `authorization`,
-    /// `proxy-authorization`, `cookie`, `set-cookie`, `x-api-key`, `api-key`, `x-auth-token`,
-    /// `x-access-token`, `x-csrf-token`, `x-xsrf-token`, `x-amz-security-token` and
-    /// `x-goog-api-key`.
+    /// The headers that carry secrets, lower-cased: `authorization`, `proxy-authorization`,
+    /// `cookie`, `set-cookie`, `x-api-key`, `api-key`, `x-auth-token`, `x-access-token`,
+    /// `x-csrf-token`, `x-xsrf-token`, `x-amz-security-token` and `x-goog-api-key`.
     ///
-    /// ``ResponseCache`` and ``RequestDeduplicator`` treat the same headers (but `set-cookie`,
-    /// a response header) as carrying a credential.
+    /// The package's one list of secret headers, which every rule reads: logs, metrics, cURL
+    /// output and error descriptions hide their values; a redirect that leaves the request's
+    /// origin removes them (``TransportPolicy/redaction``); ``ResponseCache`` and
+    /// ``RequestDeduplicator`` tell users apart by them (`set-cookie`, a response header,
+    /// aside). Add a name of your own with ``redactingHeaders(_:)``, and pass that redaction
+    /// to each of them; no redaction removes a name of this list from those rules.
     public static let defaultHeaderNames: Set<String> = [
         "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token",
         "x-access-token", "x-csrf-token", "x-xsrf-token", "x-amz-security-token", "x-goog-api-key",
@@ -104,7 +107,9 @@ public struct Redaction: Sendable, Hashable {
         self.redactsURLCredentials = redactsURLCredentials
     }
 
-    /// A copy that also hides the values of the headers called `names` (any case).
+    /// A copy that also hides the values of the headers called `names` (any case), and treats
+    /// them as credentials wherever the copy is passed: a ``TransportPolicy``, a
+    /// ``ResponseCache``, a ``RequestDeduplicator``, the logs.
     ///
     /// ```swift
     /// let redaction = Redaction.default.redactingHeaders("X-Session", "X-Tenant-Key")
@@ -139,6 +144,14 @@ public struct Redaction: Sendable, Hashable {
     /// Whether the value of the header called `name` is hidden.
     func isSecretHeader(_ name: String) -> Bool {
         headerNames.contains(name.lowercased())
+    }
+
+    /// Whether the header whose lower-cased name is `name` carries a credential, for the rules
+    /// that guard one: a redirect that leaves the origin drops it, and the cache and
+    /// de-duplication tell users apart by it. A name in ``defaultHeaderNames`` always does, so
+    /// a redaction that shows more (``none``, for a cURL command to run) never weakens them.
+    func carriesCredential(lowercased name: String) -> Bool {
+        Self.defaultHeaderNames.contains(name) || headerNames.contains(name)
     }
 
     /// Whether the value of the query item called `name` is hidden.

@@ -16,10 +16,9 @@ import FoundationNetworking
 ///   refuses unless allowed. A policy of your own that follows such a redirect sends the body
 ///   there.
 /// - When the redirect leaves the request's origin (scheme, host or port), every header that
-///   carries a credential is removed: `Authorization`, `Proxy-Authorization`, `Cookie`, the
-///   API-key headers `X-API-Key`, `Api-Key`, `X-Auth-Token` and `X-Access-Token`, every header
-///   ``Redaction/default`` treats as secret, and the names in
-///   ``TransportPolicy/secretHeaderNames``. (Cookies from the session's cookie storage are
+///   carries a credential is removed: every header of ``Redaction/defaultHeaderNames``
+///   (`Authorization`, `Proxy-Authorization`, `Cookie`, the API-key headers…) and the names
+///   the policy's ``TransportPolicy/redaction`` adds. (Cookies from the session's cookie storage are
 ///   added again for the new URL, by the cookies' own rules.)
 /// - When the redirect leaves the request's origin, every header that routes the request or
 ///   names its first destination or its client is removed too, since it was meant for the
@@ -43,12 +42,6 @@ public struct Redirect: Sendable {
     /// The redirect's place in its chain: 1 for the first.
     public let hop: Int
 
-    /// The headers dropped from a request whose redirect leaves its origin, besides the ones
-    /// ``Redaction/default`` treats as secret; lower-cased.
-    static let credentialHeaderNames: Set<String> = [
-        "authorization", "proxy-authorization", "cookie", "x-api-key", "api-key", "x-auth-token", "x-access-token",
-    ]
-
     /// The headers that route a request or name its first destination or its client, dropped
     /// from a request whose redirect leaves its origin, besides every `X-Forwarded-*` header and
     /// every pseudo-header name (`:authority`); lower-cased.
@@ -63,7 +56,7 @@ public struct Redirect: Sendable {
     }
 
     /// Whether `response` has a status the package follows (301, 302, 303, 307, 308) and a
-    /// `Location`; ``init(response:to:hop:secretHeaderNames:)`` then reads where it leads.
+    /// `Location`; ``init(response:to:hop:redaction:)`` then reads where it leads.
     static func isFollowable(_ response: HTTPURLResponse) -> Bool {
         [301, 302, 303, 307, 308].contains(response.statusCode) && response.value(forHTTPHeaderField: "Location") != nil
     }
@@ -82,8 +75,9 @@ public struct Redirect: Sendable {
     ///   - response: The response to `request`.
     ///   - request: The request that received `response`.
     ///   - hop: The redirect's place in its chain, from 1.
-    ///   - secretHeaderNames: More header names to drop when the redirect leaves the origin.
-    public init?(response: HTTPURLResponse, to request: URLRequest, hop: Int = 1, secretHeaderNames: Set<String> = []) {
+    ///   - redaction: Which headers carry credentials, dropped when the redirect leaves the
+    ///     origin: ``Redaction/defaultHeaderNames`` always, and the names `redaction` adds.
+    public init?(response: HTTPURLResponse, to request: URLRequest, hop: Int = 1, redaction: Redaction = .default) {
         guard Self.isFollowable(response),
             let location = response.value(forHTTPHeaderField: "Location"),
             let base = response.url ?? request.url,
@@ -112,12 +106,9 @@ public struct Redirect: Sendable {
             }
         }
         if Origin(url: target) != Origin(url: base) {
-            let extra = Set(secretHeaderNames.map { $0.lowercased() })
             for name in (next.allHTTPHeaderFields ?? [:]).keys {
                 let lowered = name.lowercased()
-                if Self.credentialHeaderNames.contains(lowered) || extra.contains(lowered)
-                    || Self.isRoutingHeader(lowered) || Redaction.default.isSecretHeader(name)
-                {
+                if redaction.carriesCredential(lowercased: lowered) || Self.isRoutingHeader(lowered) {
                     next.setValue(nil, forHTTPHeaderField: name)
                 }
             }

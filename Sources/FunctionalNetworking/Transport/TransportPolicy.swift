@@ -4,10 +4,11 @@ import Foundation
 /// keeps in memory, and which headers it treats as credentials.
 ///
 /// ```swift
+/// let secrets = Redaction.default.redactingHeaders("X-Shop-Session")
 /// let policy = TransportPolicy(
 ///     redirects: .follow(maximumHops: 5),
 ///     maximumResponseSize: 8 * 1_048_576,   // 8 MiB
-///     secretHeaderNames: ["X-Shop-Session"]
+///     redaction: secrets
 /// )
 /// let transport = NetworkSession(configuration: URLSession.shared.configuration, policy: policy, with: .retry())
 /// ```
@@ -36,24 +37,27 @@ public struct TransportPolicy: Sendable {
     /// ``TransportError/responseTooLarge(limit:url:)``. ``Endpoint/maximumResponseSize``
     /// overrides it for one endpoint.
     public var maximumResponseSize: Int
-    /// More header names that carry credentials, removed (as `Authorization` and `Cookie` are)
-    /// when a redirect leaves the request's origin; matched without regard to case.
-    public var secretHeaderNames: Set<String>
+    /// Which headers carry credentials: those of ``Redaction/defaultHeaderNames`` and those the
+    /// redaction names, removed when a redirect leaves the request's origin; matched without
+    /// regard to case. Name a header of your own with ``Redaction/redactingHeaders(_:)``, and
+    /// pass the same redaction to the cache, the deduplicator and the logs.
+    public var redaction: Redaction
 
     /// Creates a policy.
     ///
     /// - Parameters:
     ///   - redirects: How redirects are answered.
     ///   - maximumResponseSize: The most decoded body bytes a request keeps; at least 0.
-    ///   - secretHeaderNames: More headers to drop on cross-origin redirects.
+    ///   - redaction: Which headers carry credentials, beyond ``Redaction/defaultHeaderNames``,
+    ///     which always do.
     public init(
         redirects: RedirectPolicy = .follow(),
         maximumResponseSize: Int = TransportPolicy.defaultMaximumResponseSize,
-        secretHeaderNames: Set<String> = []
+        redaction: Redaction = .default
     ) {
         self.redirects = redirects
         self.maximumResponseSize = max(0, maximumResponseSize)
-        self.secretHeaderNames = secretHeaderNames
+        self.redaction = redaction
     }
 
     /// Follow up to 20 redirects (never HTTPS to HTTP, never a body to another origin), keep up

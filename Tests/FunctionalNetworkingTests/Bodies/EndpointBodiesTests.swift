@@ -136,14 +136,13 @@ struct EndpointBodiesTests {
         ResponseSizeTests.report("upload \(mebibytes) MiB", (nil, seconds, growthMiB))
     }
 
-    @Test func aRequestCanCarryAFileToo() throws {
+    @Test func aFileEndpointsRequestStreamsTheFileWithItsContentType() throws {
         let file = try URLRequestBodyTests.temporaryFile(count: 5)
         defer { try? FileManager.default.removeItem(at: file) }
-        var request = URLRequest(url: URL(string: "http://127.0.0.1/up")!)
-        try request.setBody(contentsOf: file, contentType: "text/plain")
-        #expect(request.httpBodyStream != nil && request.value(forHTTPHeaderField: "Content-Type") == "text/plain")
-        var missing = URLRequest(url: URL(string: "http://127.0.0.1/up")!)
-        #expect(throws: BodyError.self) { try missing.setBody(contentsOf: URL(fileURLWithPath: "/nonexistent/file")) }
-        #expect(missing.httpBodyStream == nil)
+        let request = try Endpoint(baseURL: URL(string: "http://127.0.0.1/up")!)
+            .with(bodyFromFileAt: file, contentType: "text/plain")
+            .urlRequest()
+        #expect(request.httpBodyStream != nil && request.httpBody == nil)
+        #expect(request.value(forHTTPHeaderField: "Content-Type") == "text/plain")
     }
 }

@@ -21,9 +21,8 @@ struct FormBodyTests {
         #expect(FormBody([]).encoded.isEmpty)
     }
 
-    @Test func settingItOnARequestSetsTheContentType() {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1/token")!)
-        request.setBody(["a": "1"] as FormBody)
+    @Test func settingItOnAnEndpointSetsTheContentType() throws {
+        let request = try Endpoint(baseURL: URL(string: "http://127.0.0.1/token")!).with(body: ["a": "1"] as FormBody).urlRequest()
         #expect(request.httpBody == Data("a=1".utf8))
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded")
     }

@@ -29,9 +29,7 @@ struct URLRequestBodyTests {
         form.append("Ada Lovelace", named: "name")
         form.append("ünïcödé ✓", named: "naïve \"quoted\" name")
         form.appendFile(at: file, named: "upload", filename: "données \"1\".bin", contentType: "application/x-test")
-        var request = URLRequest(url: server.url(for: "/upload"))
-        request.httpMethod = "POST"
-        try request.setBody(form)
+        let request = try Endpoint(method: .post, baseURL: server.url(for: "/upload")).with(body: form).urlRequest()
 
         _ = try await makeTestSession().transport(request)
 
@@ -53,9 +51,7 @@ struct URLRequestBodyTests {
         defer { try? FileManager.default.removeItem(at: file) }
         var form = MultipartFormData()
         form.appendFile(at: file, named: "f")
-        var request = URLRequest(url: server.url(for: "/twice"))
-        request.httpMethod = "PUT"
-        try request.setBody(form)
+        let request = try Endpoint(method: .put, baseURL: server.url(for: "/twice")).with(body: form).urlRequest()
         let transport = makeTestSession().transport
         _ = try await transport(request)
         _ = try await transport(request)
@@ -72,9 +68,7 @@ struct URLRequestBodyTests {
         defer { server.stop() }
         var form = MultipartFormData()
         form.append(Data(repeating: 0x5A, count: 100_000), named: "blob", filename: "blob.bin")
-        var request = URLRequest(url: server.url(for: "/retry"))
-        request.httpMethod = "PUT"
-        try request.setBody(form)
+        let request = try Endpoint(method: .put, baseURL: server.url(for: "/retry")).with(body: form).urlRequest()
         let transport = makeTestNetworkSession().transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
         let (_, response) = try await transport(request)
         #expect((response as? HTTPURLResponse)?.statusCode == 204)
@@ -91,9 +85,7 @@ struct URLRequestBodyTests {
         defer { origin.stop() }
         var form = MultipartFormData()
         form.append("kept", named: "field")
-        var request = URLRequest(url: origin.url(for: "/upload"))
-        request.httpMethod = "POST"
-        try request.setBody(form)
+        let request = try Endpoint(method: .post, baseURL: origin.url(for: "/upload")).with(body: form).urlRequest()
         _ = try await makeTestNetworkSession(policy: TransportPolicy(redirects: .follow(allowingCrossOriginBodies: true))).transport(request)
         let arrived = try #require(await target.takeRequest(timeout: .seconds(30)))
         #expect(arrived.method == "POST")
@@ -103,9 +95,9 @@ struct URLRequestBodyTests {
     @Test func aFormBodyArrivesAsFields() async throws {
         let server = try LoopbackServer { _ in .status(204) }
         defer { server.stop() }
-        var request = URLRequest(url: server.url(for: "/token"))
-        request.httpMethod = "POST"
-        request.setBody(["grant_type": "password", "password": "a&b=c d+é"] as FormBody)
+        let request = try Endpoint(method: .post, baseURL: server.url(for: "/token")).with(
+            body: ["grant_type": "password", "password": "a&b=c d+é"] as FormBody
+        ).urlRequest()
         _ = try await makeTestSession().transport(request)
         let recorded = try #require(await server.takeRequest(timeout: .seconds(30)))
         #expect(
@@ -122,9 +114,7 @@ struct URLRequestBodyTests {
         form.append("hunter2", named: "password")
         form.appendFile(at: file, named: "photo", filename: "p.jpg", contentType: "image/jpeg")
         form.append(Data(count: 3), named: "blob", filename: "b.bin")
-        var request = URLRequest(url: URL(string: "https://shop.test/photos")!)
-        request.httpMethod = "POST"
-        try request.setBody(form)
+        let request = try Endpoint(method: .post, baseURL: URL(string: "https://shop.test/photos")!).with(body: form).urlRequest()
         let curl = request.curlCommand()
         #expect(curl.contains("--form-string 'title=Holiday'"))
         #expect(curl.contains("--form-string 'password=<redacted>'"))
@@ -150,9 +140,7 @@ struct URLRequestBodyTests {
     @Test func eachSendReadsAFreshStreamOfTheSameBody() async throws {
         var form = MultipartFormData()
         form.append("Ada", named: "name")
-        var request = URLRequest(url: URL(string: "http://127.0.0.1/upload")!)
-        request.httpMethod = "POST"
-        try request.setBody(form)
+        let request = try Endpoint(method: .post, baseURL: URL(string: "http://127.0.0.1/upload")!).with(body: form).urlRequest()
         let original = ObjectIdentifier(try #require(request.httpBodyStream))
         let expected = try form.encoded()
         let body = StreamedBody.multipart(form)
@@ -179,9 +167,7 @@ struct URLRequestBodyTests {
         defer { try? FileManager.default.removeItem(at: file) }
         var form = MultipartFormData()
         form.appendFile(at: file, named: "f")
-        var request = URLRequest(url: URL(string: "http://127.0.0.1/upload")!)
-        request.httpMethod = "POST"
-        try request.setBody(form)
+        let request = try Endpoint(method: .post, baseURL: URL(string: "http://127.0.0.1/upload")!).with(body: form).urlRequest()
         let started = ContinuousClock.now
         // As CFNetwork does when a bound pair's writer stops: it waits for more of the body.
         let error = await #expect(throws: BodyError.self) {
@@ -200,8 +186,7 @@ struct URLRequestBodyTests {
     @Test func aSendThatFailsOnABodyWhoseFileFailedFailsWithTheFilesName() async throws {
         let file = try Self.temporaryFile(count: 1_000)
         defer { try? FileManager.default.removeItem(at: file) }
-        var request = URLRequest(url: URL(string: "http://127.0.0.1/upload")!)
-        try request.setBody(contentsOf: file)
+        let request = try Endpoint(baseURL: URL(string: "http://127.0.0.1/upload")!).with(bodyFromFileAt: file).urlRequest()
         // As Linux's URLSession does when a read fails: the transfer fails.
         let error = await #expect(throws: BodyError.self) {
             try await request.sendingFreshBody { sent in
@@ -224,9 +209,7 @@ struct URLRequestBodyTests {
         var form = MultipartFormData()
         form.appendFile(at: first, named: "first")
         form.appendFile(at: second, named: "second")
-        var request = URLRequest(url: server.url(for: "/upload"))
-        request.httpMethod = "POST"
-        try request.setBody(form)
+        let request = try Endpoint(method: .post, baseURL: server.url(for: "/upload")).with(body: form).urlRequest()
         let transport = makeTestSession().transport
         let upload = Task { try await transport(request) }
         // The first file is being sent: the second is removed before the body reaches it.
@@ -243,9 +226,7 @@ struct URLRequestBodyTests {
         let folder = try DownloadTests.Folder()
         let (file, _) = try EndpointBodiesTests.largeFile(mebibytes: 100, in: folder)
         #expect(openDescriptors(of: file) ?? 0 == 0)
-        var request = URLRequest(url: server.url(for: "/upload"))
-        request.httpMethod = "PUT"
-        try request.setBody(contentsOf: file)
+        let request = try Endpoint(method: .put, baseURL: server.url(for: "/upload")).with(bodyFromFileAt: file).urlRequest()
         let transport = makeTestSession().transport
         let upload = Task { try await transport(request) }
         try await waitUntil("the file is being sent") { openDescriptors(of: file) ?? 1 == 1 }

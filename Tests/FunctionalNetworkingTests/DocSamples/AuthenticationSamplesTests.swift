@@ -178,8 +178,11 @@ struct AuthenticationSamplesTests {
     }
 
     @Test func aHeaderOfYourOwnCountsAsACredential() async throws {
-        let cache = ResponseCache(credentials: .default.redactingHeaders("X-Session"))
-        let deduplicator = RequestDeduplicator(credentials: .default.redactingHeaders("X-Session"))
+        let secrets = Redaction.default.redactingHeaders("X-Session")
+        let cache = ResponseCache(credentials: secrets)
+        let deduplicator = RequestDeduplicator(credentials: secrets)
+        let policy = TransportPolicy(redaction: secrets)
+        #expect(policy.redaction.headerNames.contains("x-session"))
 
         let calls = Counter()
         let upstream: Transport = { request in

@@ -156,8 +156,7 @@ struct EverydayTasksSamplesTests {
         let api = server.baseURL
 
         let form: FormBody = ["user": "ada", "password": "p@ss word&more"]
-        var request = try Endpoint(method: .post, baseURL: api, path: "/login").urlRequest()
-        request.setBody(form)
+        let request = try Endpoint(method: .post, baseURL: api, path: "/login").with(body: form).urlRequest()
         let transport = NetworkSession.shared.transport(with: .validatingStatus())
         let (data, response) = try await transport(request)
 
@@ -211,10 +210,10 @@ struct EverydayTasksSamplesTests {
         var shown = ""
         do {
             let product = try await send(Endpoint(baseURL: api, path: "/products/99"))
-                .decoded(as: Product.self, errorModel: Problem.self).value
+                .decoded(as: Product.self).value
             shown = product.name
-        } catch let error as ServerError<Problem> {
-            shown = error.model.message  // "No product with that id"
+        } catch let error as HTTPStatusError {
+            shown = try error.decodedBody(as: Problem.self).message  // "No product with that id"
         }
 
         #expect(shown == "No product with that id")

@@ -48,14 +48,6 @@ struct HTTPHeadersTests {
         #expect(headers.values(for: "Missing").isEmpty)
     }
 
-    @Test func removeDropsEveryFieldOfTheNameIgnoringCase() {
-        var headers = HTTPHeaders([("Cookie", "a"), ("X", "1"), ("COOKIE", "b")])
-        headers.remove("cookie")
-        #expect(headers.map(\.name) == ["X"])
-        headers.remove("absent")
-        #expect(headers.count == 1)
-    }
-
     @Test func iterationKeepsOrderAndSpelling() {
         let headers: HTTPHeaders = ["Z-Last": "z", "a-first": "a", "M": "m"]
         let fields = Array(headers)

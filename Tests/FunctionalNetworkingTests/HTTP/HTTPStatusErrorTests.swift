@@ -1,4 +1,5 @@
 import Foundation
+import Futures
 import Testing
 
 @testable import FunctionalNetworking
@@ -65,5 +66,27 @@ struct HTTPStatusErrorTests {
         let error = HTTPStatusError(status: 400, body: Data(#"{"message":"bad"}"#.utf8))
         #expect(try error.decodedBody(as: Problem.self).message == "bad")
         #expect(throws: DecodingFailure.self) { try HTTPStatusError(status: 400).decodedBody(as: Problem.self) }
+    }
+
+    @Test func aBodyThatIsNotTheErrorModelNamesItsContentTypeInTheResponsePathsWords() throws {
+        struct Problem: Decodable, Sendable { let message: String }
+        let html = Data("<html><h1>Bad gateway</h1></html>".utf8)
+        let headers: HTTPHeaders = ["Content-Type": "text/html"]
+        let error = HTTPStatusError(status: 502, headers: headers, body: html)
+        let failure = try #require(throws: DecodingFailure.self) { try error.decodedBody(as: Problem.self) }
+        #expect(failure.contentType == "text/html")
+        let viaResponse = Future(value: Response(value: html, status: 502, headers: headers)).decoded(
+            as: Problem.self, using: JSONDecoder())
+        let responseFailure = try #require(viaResponse.result?.failure as? DecodingFailure)
+        #expect(failure.description == responseFailure.description)
+        #expect(failure.description.contains("Content-Type: text/html; body: <html><h1>Bad gateway</h1></html>"))
+    }
+
+    @Test func theDescriptionShowsTheURLAsTheOneRedactionDoes() {
+        let withSecrets = URL(string: "https://ann:pw@shop.test/products/7?token=s3cr3t&page=2")!
+        let error = HTTPStatusError(status: 404, url: withSecrets)
+        #expect(error.description.contains(" for \(Redaction.default.redact(withSecrets))."))
+        #expect(error.description.contains("https://<redacted>:<redacted>@shop.test/products/7?token=<redacted>&page=2"))
+        #expect(!error.description.contains("s3cr3t") && !error.description.contains("pw@"))
     }
 }

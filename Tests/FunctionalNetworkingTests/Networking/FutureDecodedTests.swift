@@ -50,23 +50,24 @@ struct FutureDecodedTests {
         #expect(failure.description.contains("the body is empty"))
     }
 
-    @Test func aFailedResponseDecodesIntoTheErrorModel() throws {
+    @Test func decodedAsNamesTheTypeWithTheDefaultDecoder() throws {
+        let future = Future(value: Data(#"{"id":3,"name":"Lamp"}"#.utf8)).decoded(as: Product.self)
+        #expect(try future.result?.get() == Product(id: 3, name: "Lamp"))
+    }
+
+    @Test func decodedAndDecodedAsGiveTheSameWordsForTheSameBody() throws {
+        let body = Data(#"{"id":"seven"}"#.utf8)
+        let inferred: Future<Product> = Future(value: body).decoded()
+        let named = Future(value: body).decoded(as: Product.self, using: JSONDecoder())
+        let first = try #require(inferred.result?.failure as? DecodingFailure)
+        let second = try #require(named.result?.failure as? DecodingFailure)
+        #expect(first.description == second.description)
+    }
+
+    @Test func aFailedResponseStaysAnHTTPStatusErrorWhoseBodyDecodesIntoTheErrorModel() throws {
         let status = HTTPStatusError(status: 422, body: Data(#"{"message":"Name is required"}"#.utf8))
-        let future = Future<Data>(error: status).decoded(as: Product.self, errorModel: Problem.self)
-        let error = try #require(future.result?.failure as? ServerError<Problem>)
-        #expect(error.model == Problem(message: "Name is required"))
-        #expect(error.status == 422)
-        #expect(error.description.contains("422"))
-    }
-
-    @Test func aFailedResponseThatIsNotTheErrorModelKeepsItsStatusError() throws {
-        let status = HTTPStatusError(status: 502, body: Data("<html>bad gateway</html>".utf8))
-        let future = Future<Data>(error: status).decoded(as: Product.self, errorModel: Problem.self)
-        #expect((future.result?.failure as? HTTPStatusError)?.status == 502)
-    }
-
-    @Test func aSuccessfulResponseWithAnErrorModelDecodesTheValue() throws {
-        let future = Future(value: Data(#"{"id":1,"name":"a"}"#.utf8)).decoded(as: Product.self, errorModel: Problem.self)
-        #expect(try future.result?.get() == Product(id: 1, name: "a"))
+        let future: Future<Product> = Future<Data>(error: status).decoded()
+        let error = try #require(future.result?.failure as? HTTPStatusError)
+        #expect(try error.decodedBody(as: Problem.self) == Problem(message: "Name is required"))
     }
 }

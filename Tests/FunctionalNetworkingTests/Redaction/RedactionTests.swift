@@ -160,4 +160,62 @@ struct RedactionTests {
     @Test func cancellationIsDescribedPlainly() {
         #expect(Redaction.default.describe(CancellationError()) == "cancelled")
     }
+
+    // MARK: - One list of secret headers
+
+    /// Whether a cross-origin redirect of a request carrying `name` drops it under `redaction`.
+    private static func redirectDrops(_ name: String, redaction: Redaction) throws -> Bool {
+        let url = try #require(URL(string: "https://a.example/x"))
+        var request = URLRequest(url: url)
+        request.setValue("s3cr3t", forHTTPHeaderField: name)
+        let response = try #require(
+            HTTPURLResponse(url: url, statusCode: 307, httpVersion: nil, headerFields: ["Location": "https://b.example/"]))
+        let redirect = try #require(Redirect(response: response, to: request, redaction: redaction))
+        return redirect.proposedRequest.value(forHTTPHeaderField: name) == nil
+    }
+
+    /// Whether the cache's and de-duplication's identity tells apart two requests differing only in `name`.
+    private static func identityTellsApart(_ name: String, redaction: Redaction) throws -> Bool {
+        let carriers = CredentialCarriers(redaction: redaction, cookieStorage: nil)
+        var first = URLRequest(url: try #require(URL(string: "https://a.example/me")))
+        var second = first
+        first.setValue("user-a", forHTTPHeaderField: name)
+        second.setValue("user-b", forHTTPHeaderField: name)
+        return carriers.identity(of: first) != carriers.identity(of: second)
+    }
+
+    @Test func everyDefaultSecretHeaderIsHiddenDroppedOnARedirectAndPartOfTheIdentity() throws {
+        for name in Redaction.defaultHeaderNames where name != "set-cookie" {
+            #expect(Redaction.default.redact(HTTPHeaders([(name, "s3cr3t")]))[name] == "<redacted>", "\(name)")
+            #expect(try Self.redirectDrops(name, redaction: .default), "\(name)")
+            #expect(try Self.identityTellsApart(name, redaction: .default), "\(name)")
+        }
+    }
+
+    @Test func aHeaderNamedOnceWithRedactingHeadersCountsEverywhereTheRedactionIsPassed() throws {
+        let secrets = Redaction.default.redactingHeaders("X-Shop-Session")
+        #expect(secrets.redact(HTTPHeaders([("x-shop-session", "s3cr3t")]))["X-Shop-Session"] == "<redacted>")
+        #expect(try Self.redirectDrops("X-Shop-Session", redaction: secrets))
+        #expect(try Self.identityTellsApart("X-Shop-Session", redaction: secrets))
+        #expect(TransportPolicy(redaction: secrets).redaction.headerNames.contains("x-shop-session"))
+        #expect(try !Self.redirectDrops("X-Shop-Session", redaction: .default))
+        #expect(try !Self.identityTellsApart("X-Shop-Session", redaction: .default))
+    }
+
+    @Test func aRedactionThatShowsEverythingStillGuardsTheDefaultCredentials() throws {
+        #expect(Redaction.none.redact(HTTPHeaders([("Authorization", "Bearer s3cr3t")]))["Authorization"] == "Bearer s3cr3t")
+        #expect(try Self.redirectDrops("Authorization", redaction: .none))
+        #expect(try Self.identityTellsApart("Cookie", redaction: .none))
+    }
+
+    // MARK: - One way to redact a URL
+
+    @Test func everyDescriptionOfAURLIsTheOneRedactOutput() throws {
+        let url = try #require(URL(string: "https://ann:pw@shop.test/a?token=s3cr3t&page=2#top"))
+        let redacted = Redaction.default.redact(url)
+        #expect(redacted == "https://<redacted>:<redacted>@shop.test/a?token=<redacted>&page=2#top")
+        #expect(HTTPStatusError(status: 500, url: url).description.contains(" for \(redacted)."))
+        #expect(
+            Redaction.default.describe(URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: url])).hasSuffix(" for \(redacted)"))
+    }
 }

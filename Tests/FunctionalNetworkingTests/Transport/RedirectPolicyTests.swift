@@ -265,7 +265,7 @@ struct RedirectPolicyTests {
         let response = try #require(
             HTTPURLResponse(url: url, statusCode: 307, httpVersion: nil, headerFields: ["Location": "https://b.example/"])
         )
-        let redirect = try #require(Redirect(response: response, to: request, secretHeaderNames: ["x-shop-session"]))
+        let redirect = try #require(Redirect(response: response, to: request, redaction: .default.redactingHeaders("x-shop-session")))
         #expect(redirect.proposedRequest.value(forHTTPHeaderField: "X-Shop-Session") == nil)
     }
 

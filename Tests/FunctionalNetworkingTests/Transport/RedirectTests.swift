@@ -27,7 +27,9 @@ struct RedirectTests {
         }
     }
 
-    static func send(_ request: URLRequest, policy: TransportPolicy = TransportPolicy(secretHeaderNames: ["X-Shop-Session"])) async throws
+    static func send(
+        _ request: URLRequest, policy: TransportPolicy = TransportPolicy(redaction: .default.redactingHeaders("X-Shop-Session"))
+    ) async throws
         -> (String, HTTPURLResponse)
     {
         let (data, response) = try await makeTestNetworkSession(policy: policy).transport(request)
@@ -68,14 +70,11 @@ struct RedirectTests {
     }
 
     /// A token request: the kind of body that must never reach another origin unasked.
-    static func tokenRequest(to url: URL, method: String) -> URLRequest {
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.setBody(
-            ["grant_type": "refresh_token", "refresh_token": "r3fr3sh-t0k3n", "client_secret": "cl13nt-s3cr3t", "password": "hunter2"]
-                as FormBody
-        )
-        return request
+    static func tokenRequest(to url: URL, method: String) throws -> URLRequest {
+        let form: FormBody = [
+            "grant_type": "refresh_token", "refresh_token": "r3fr3sh-t0k3n", "client_secret": "cl13nt-s3cr3t", "password": "hunter2",
+        ]
+        return try Endpoint(method: HTTPMethod(rawValue: method), baseURL: url).with(body: form).urlRequest()
     }
 
     @Test(arguments: [307, 308], ["POST", "PUT", "PATCH"])
@@ -104,7 +103,7 @@ struct RedirectTests {
         defer { other.stop() }
         let first = try LoopbackServer { _ in .redirect(to: other.url(for: "/collect?token=t0k3n"), status: status) }
         defer { first.stop() }
-        let request = Self.tokenRequest(to: first.url(for: "/oauth/token?client_secret=cl13nt-s3cr3t"), method: method)
+        let request = try Self.tokenRequest(to: first.url(for: "/oauth/token?client_secret=cl13nt-s3cr3t"), method: method)
         let error = await #expect(throws: TransportError.self) { try await Self.send(request) }
         #expect(error == .crossOriginBody(status: status, from: Self.origin(of: first), to: Self.origin(of: other)))
         let words = try #require(error?.localizedDescription)
@@ -129,9 +128,7 @@ struct RedirectTests {
         defer { first.stop() }
         var form = MultipartFormData()
         form.append("hunter2", named: "password")
-        var request = URLRequest(url: first.url(for: "/upload"))
-        request.httpMethod = "POST"
-        try request.setBody(form)
+        let request = try Endpoint(method: .post, baseURL: first.url(for: "/upload")).with(body: form).urlRequest()
         let error = await #expect(throws: TransportError.self) { try await Self.send(request) }
         #expect(error == .crossOriginBody(status: status, from: Self.origin(of: first), to: Self.origin(of: other)))
         #expect(other.requestCount == 0)
@@ -143,7 +140,7 @@ struct RedirectTests {
         let first = try LoopbackServer { _ in .redirect(to: other.url(for: "/landing"), status: 301) }
         defer { first.stop() }
         let error = await #expect(throws: TransportError.self) {
-            try await Self.send(Self.tokenRequest(to: first.url(for: "/go"), method: "PUT"))
+            try await Self.send(try Self.tokenRequest(to: first.url(for: "/go"), method: "PUT"))
         }
         #expect(error == .crossOriginBody(status: 301, from: Self.origin(of: first), to: Self.origin(of: other)))
         #expect(other.requestCount == 0)
@@ -155,7 +152,7 @@ struct RedirectTests {
         defer { other.stop() }
         let first = try LoopbackServer { _ in .redirect(to: other.url(for: "/landing"), status: status) }
         defer { first.stop() }
-        let request = Self.tokenRequest(to: first.url(for: "/go"), method: method)
+        let request = try Self.tokenRequest(to: first.url(for: "/go"), method: method)
         let policy = TransportPolicy(redirects: .follow(allowingCrossOriginBodies: true))
         let (_, response) = try await Self.send(request, policy: policy)
         #expect(response.statusCode == 204)
@@ -174,9 +171,7 @@ struct RedirectTests {
         var form = MultipartFormData()
         form.append("kept", named: "field")
         form.append(Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }), named: "blob", filename: "blob.bin")
-        var request = URLRequest(url: first.url(for: "/upload"))
-        request.httpMethod = "PUT"
-        try request.setBody(form)
+        let request = try Endpoint(method: .put, baseURL: first.url(for: "/upload")).with(body: form).urlRequest()
         let policy = TransportPolicy(redirects: .follow(allowingCrossOriginBodies: true))
         _ = try await Self.send(request, policy: policy)
         let received = try #require(await other.takeRequest(timeout: .seconds(30)))
@@ -191,7 +186,7 @@ struct RedirectTests {
         defer { other.stop() }
         let first = try LoopbackServer { _ in .redirect(to: other.url(for: "/landing"), status: status) }
         defer { first.stop() }
-        let (text, response) = try await Self.send(Self.tokenRequest(to: first.url(for: "/login"), method: "POST"))
+        let (text, response) = try await Self.send(try Self.tokenRequest(to: first.url(for: "/login"), method: "POST"))
         #expect(response.statusCode == 200)
         #expect(text.hasPrefix("GET /landing\nbody=\n"))
         #expect(!text.contains("hunter2"))

@@ -56,7 +56,7 @@ final class PackageSession: Sendable {
             let (data, response) = try await current.sendingFreshBody { [self] in try await delegate.send($0, on: session, limit: limit) }
             hop += 1
             guard let http = response as? HTTPURLResponse,
-                let redirect = Redirect(response: http, to: current, hop: hop, secretHeaderNames: policy.secretHeaderNames)
+                let redirect = Redirect(response: http, to: current, hop: hop, redaction: policy.redaction)
             else {
                 return (data, response)
             }
