@@ -117,8 +117,8 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
         )
     }
 
-    /// Renders a coding path as `items[2].name`.
-    private static func render(_ path: [any CodingKey]) -> String {
+    /// Renders a coding path as `items[2].name`; also used for a body that cannot be encoded.
+    static func render(_ path: [any CodingKey]) -> String {
         var text = ""
         for key in path {
             if let index = key.intValue {

@@ -85,7 +85,7 @@ struct EverydayTasksSamplesTests {
 
         let send = networking(from: URLSession.shared.transport(with: .validatingStatus()))
         let endpoint = try Endpoint(method: .post, baseURL: api, path: "/products/7/reviews")
-            .body(json: NewReview(rating: 5, text: "Quiet & fast"))
+            .with(jsonBody: NewReview(rating: 5, text: "Quiet & fast"))
         let review: Review = try await send(endpoint).decoded().value
 
         #expect(review.id == 12)
