@@ -16,7 +16,7 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
     /// The first bytes of the body, for diagnosis, with the values of secret-named JSON members
     /// and form fields hidden (see ``Redaction/defaultQueryItemNames``).
     public let bodyPreview: String
-    /// The response's `Content-Type`, when it was known (decoding a ``Response`` knows it).
+    /// The response's `Content-Type`, when it was known (decoding an ``Endpoint/Response`` knows it).
     public let contentType: String?
 
     /// Creates a failure from its parts.
@@ -64,7 +64,7 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
     }
 
     /// Decodes `type` from `data`, turning any error into a `DecodingFailure`. An empty body
-    /// decodes into ``Empty`` and into an optional (as `nil`) without the decoder.
+    /// decodes into ``NoContent`` and into an optional (as `nil`) without the decoder.
     static func decode<T: Decodable>(
         _ type: T.Type,
         from data: Data,
@@ -98,7 +98,7 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
         case .dataCorrupted(let context):
             path = context.codingPath
             if body.isEmpty {
-                reason = "the body is empty (decode into Empty or an optional to accept that), not JSON"
+                reason = "the body is empty (decode into NoContent or an optional to accept that), not JSON"
             } else if context.codingPath.isEmpty, !Self.startsLikeJSON(body) {
                 reason = "the data is not valid JSON (the body is not JSON at all)"
             } else {

@@ -65,4 +65,12 @@ struct DeclarativeRequestsSamplesTests {
         #expect(body["rating"] as? Int == 5)
         #expect((body["author"] as? [String: Any])?["name"] as? String == "Ada")
     }
+
+    @Test func responseIsTheCoresEndpointResponse() {
+        func afterEach<B>(_ response: Response<B>) -> Response<B> where B: Codable {
+            response
+        }
+        let response: Endpoint.Response<Int> = afterEach(Endpoint.Response(value: 7, status: 200))
+        #expect(response.status == 200)
+    }
 }

@@ -91,8 +91,8 @@ struct EverydayTasksSamplesTests {
         #expect(review.id == 12)
         #expect(review.rating == 5)
 
-        let deleted: Empty = try await send(Endpoint(method: .delete, baseURL: api, path: "/reviews/12")).decoded().value
-        #expect(deleted == Empty())
+        let deleted: NoContent = try await send(Endpoint(method: .delete, baseURL: api, path: "/reviews/12")).decoded().value
+        #expect(deleted == NoContent())
     }
 
     @Test func uploadAFileWithProgress() async throws {
@@ -226,7 +226,7 @@ struct EverydayTasksSamplesTests {
         let api = server.baseURL
 
         let sendKeepingHeaders = responseNetworking(from: URLSession.shared.transport(with: .validatingStatus()))
-        let page: Response<[Product]> = try await sendKeepingHeaders(Endpoint(baseURL: api, path: "/products")).decoded().value
+        let page: Endpoint.Response<[Product]> = try await sendKeepingHeaders(Endpoint(baseURL: api, path: "/products")).decoded().value
         let products = page.value
         let next = page.headers["Link"]  // the next page, if the server paginates
         let etag = page.headers["ETag"]
