@@ -216,4 +216,56 @@ extension Endpoint {
         copy.headers = copy.headers.merging(headers)
         return copy
     }
+
+    /// A copy of this endpoint whose body is `value` encoded as JSON, with
+    /// `Content-Type: application/json` unless a `Content-Type` is already set.
+    ///
+    /// ```swift
+    /// let create = try Endpoint(method: .post, baseURL: shop, path: "/products")
+    ///     .with(jsonBody: NewProduct(name: "iPad Pro", price: 999))
+    /// ```
+    ///
+    /// The value is encoded here, so a value the encoder refuses (a `Double.nan` with the
+    /// default encoder, say) is reported at once, with its type and the reason in words, and
+    /// no endpoint carrying a half-made body ever exists. The current body, if any, is
+    /// replaced.
+    ///
+    /// - Parameters:
+    ///   - value: The value to send; anything `Encodable`.
+    ///   - encoder: The encoder, with its strategies (dates, keys, non-conforming floats); a
+    ///     plain `JSONEncoder` by default.
+    /// - Returns: The changed copy.
+    /// - Throws: ``BodyError/notEncodable(type:reason:)`` when `value` cannot be encoded.
+    public func with<Value: Encodable>(
+        jsonBody value: Value,
+        encoder: JSONEncoder = JSONEncoder()
+    ) throws(BodyError) -> Endpoint {
+        let data: Data
+        do {
+            data = try encoder.encode(value)
+        } catch {
+            throw BodyError.notEncodable(Value.self, error: error)
+        }
+        var copy = with(body: data)
+        if !copy.headers.contains("Content-Type") {
+            copy.headers["Content-Type"] = "application/json"
+        }
+        return copy
+    }
+}
+
+extension BodyError {
+    /// The error for `error`, thrown while encoding a value of type `Body` as JSON: the type
+    /// and the encoder's reason with the coding path, never the value.
+    fileprivate static func notEncodable<Body>(_ body: Body.Type, error: any Error) -> BodyError {
+        let reason: String
+        switch error {
+        case EncodingError.invalidValue(let value, let context):
+            let path = context.codingPath.isEmpty ? "the top level" : DecodingFailure.render(context.codingPath).debugDescription
+            reason = "the \(type(of: value)) value at \(path) is invalid: " + context.debugDescription
+        default:
+            reason = String(describing: error)
+        }
+        return .notEncodable(type: String(describing: body), reason: reason)
+    }
 }

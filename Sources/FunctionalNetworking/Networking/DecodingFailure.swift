@@ -16,8 +16,8 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
     /// The first bytes of the body, for diagnosis, with the values of secret-named JSON members
     /// and form fields hidden (see ``Redaction/defaultQueryItemNames``).
     public let bodyPreview: String
-    /// The response's `Content-Type`, when the decoded bytes came with their response (a
-    /// ``Response`` or an ``HTTPStatusError``); `nil` for bare bytes.
+    /// The response's `Content-Type`, when the decoded bytes came with their response (an
+    /// ``Endpoint/Response`` or an ``HTTPStatusError``); `nil` for bare bytes.
     public let contentType: String?
 
     /// Creates a failure from its parts.
@@ -65,7 +65,7 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
     }
 
     /// Decodes `type` from `data`, turning any error into a `DecodingFailure`. An empty body
-    /// decodes into ``Empty`` and into an optional (as `nil`) without the decoder.
+    /// decodes into ``NoContent`` and into an optional (as `nil`) without the decoder.
     static func decode<T: Decodable>(
         _ type: T.Type,
         from data: Data,
@@ -99,7 +99,7 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
         case .dataCorrupted(let context):
             path = context.codingPath
             if body.isEmpty {
-                reason = "the body is empty (decode into Empty or an optional to accept that), not JSON"
+                reason = "the body is empty (decode into NoContent or an optional to accept that), not JSON"
             } else if context.codingPath.isEmpty, !Self.startsLikeJSON(body) {
                 reason = "the data is not valid JSON (the body is not JSON at all)"
             } else {
@@ -118,8 +118,8 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
         )
     }
 
-    /// Renders a coding path as `items[2].name`.
-    private static func render(_ path: [any CodingKey]) -> String {
+    /// Renders a coding path as `items[2].name`; also used for a body that cannot be encoded.
+    static func render(_ path: [any CodingKey]) -> String {
         var text = ""
         for key in path {
             if let index = key.intValue {

@@ -43,9 +43,31 @@ extension Result {
         if case .success(let value) = self { return value }
         return nil
     }
+
+    /// The error, or `nil` for a success.
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
+
+/// A model for the declarative tests, as the core's tests have it.
+struct Product: Codable, Equatable, Sendable {
+    typealias ID = Int
+    let id: ID
+    let name: String
 }
 
 extension Future {
+    /// The result, bounded by a real-time limit so that a bug fails the test instead of hanging.
+    func result(within limit: Duration = .seconds(30)) async -> Result<Value, any Error> {
+        do {
+            return .success(try await timeout(after: limit).value)
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// The value, bounded by a real-time limit so that a bug fails the test instead of hanging.
     func value(within limit: Duration = .seconds(30)) async throws -> Value {
         try await timeout(after: limit).value

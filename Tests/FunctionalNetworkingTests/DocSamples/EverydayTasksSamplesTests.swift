@@ -85,14 +85,14 @@ struct EverydayTasksSamplesTests {
 
         let send = networking(from: NetworkSession.shared.transport(with: .validatingStatus()))
         let endpoint = try Endpoint(method: .post, baseURL: api, path: "/products/7/reviews")
-            .body(json: NewReview(rating: 5, text: "Quiet & fast"))
+            .with(jsonBody: NewReview(rating: 5, text: "Quiet & fast"))
         let review: Review = try await send(endpoint).decoded().value
 
         #expect(review.id == 12)
         #expect(review.rating == 5)
 
-        let deleted: Empty = try await send(Endpoint(method: .delete, baseURL: api, path: "/reviews/12")).decoded().value
-        #expect(deleted == Empty())
+        let deleted: NoContent = try await send(Endpoint(method: .delete, baseURL: api, path: "/reviews/12")).decoded().value
+        #expect(deleted == NoContent())
     }
 
     @Test func uploadAFileWithProgress() async throws {
@@ -225,7 +225,7 @@ struct EverydayTasksSamplesTests {
         let api = server.baseURL
 
         let sendKeepingHeaders = responseNetworking(from: NetworkSession.shared.transport(with: .validatingStatus()))
-        let page: Response<[Product]> = try await sendKeepingHeaders(Endpoint(baseURL: api, path: "/products")).decoded().value
+        let page: Endpoint.Response<[Product]> = try await sendKeepingHeaders(Endpoint(baseURL: api, path: "/products")).decoded().value
         let products = page.value
         let next = page.headers["Link"]  // the next page, if the server paginates
         let etag = page.headers["ETag"]

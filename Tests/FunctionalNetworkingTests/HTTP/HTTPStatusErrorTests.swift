@@ -75,7 +75,7 @@ struct HTTPStatusErrorTests {
         let error = HTTPStatusError(status: 502, headers: headers, body: html)
         let failure = try #require(throws: DecodingFailure.self) { try error.decodedBody(as: Problem.self) }
         #expect(failure.contentType == "text/html")
-        let viaResponse = Future(value: Response(value: html, status: 502, headers: headers)).decoded(
+        let viaResponse = Future(value: Endpoint.Response(value: html, status: 502, headers: headers)).decoded(
             as: Problem.self, using: JSONDecoder())
         let responseFailure = try #require(viaResponse.result?.failure as? DecodingFailure)
         #expect(failure.description == responseFailure.description)

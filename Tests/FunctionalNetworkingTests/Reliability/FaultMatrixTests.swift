@@ -119,7 +119,7 @@ struct FaultMatrixTests {
         let failure = try #require(await product.result().failure as? DecodingFailure)
         #expect(
             failure.description
-                == "Could not decode Product: the body is empty (decode into Empty or an optional to accept that), not JSON at the top level."
+                == "Could not decode Product: the body is empty (decode into NoContent or an optional to accept that), not JSON at the top level."
         )
         #expect(server.requestCount == 1)
     }

@@ -8,27 +8,27 @@ import Testing
 import FoundationNetworking
 #endif
 
-@Suite("Empty")
-struct EmptyTests {
+@Suite("NoContent")
+struct NoContentTests {
     @Test(arguments: [204, 205])
-    func aNoContentStatusDecodesIntoEmptyAndIntoAnOptional(status: Int) async throws {
+    func aNoContentStatusDecodesIntoNoContentAndIntoAnOptional(status: Int) async throws {
         let server = try LoopbackServer { _ in .status(status) }
         defer { server.stop() }
         let send = networking(from: makeTestSession().transport)
         let endpoint = Endpoint(method: .delete, baseURL: server.baseURL, path: "/items/7")
-        let empty: Future<Empty> = send(endpoint).decoded()
-        #expect(try await empty.value(within: .seconds(30)) == Empty())
+        let empty: Future<NoContent> = send(endpoint).decoded()
+        #expect(try await empty.value(within: .seconds(30)) == NoContent())
         let product: Future<Product?> = send(endpoint).decoded()
         #expect(try await product.value(within: .seconds(30)) == nil)
     }
 
-    @Test func aHEADDecodesIntoEmptyWithItsHeadersKept() async throws {
+    @Test func aHEADDecodesIntoNoContentWithItsHeadersKept() async throws {
         let server = try LoopbackServer { _ in .json(#"{"id":7,"name":"iPad Pro"}"#, headers: [.init("ETag", "\"v7\"")]) }
         defer { server.stop() }
         let send = responseNetworking(from: makeTestSession().transport)
-        let head: Future<Response<Empty>> = send(Endpoint(method: .head, baseURL: server.baseURL, path: "/items/7")).decoded()
+        let head: Future<Endpoint.Response<NoContent>> = send(Endpoint(method: .head, baseURL: server.baseURL, path: "/items/7")).decoded()
         let response = try await head.value(within: .seconds(30))
-        #expect(response.value == Empty())
+        #expect(response.value == NoContent())
         #expect(response.headers["ETag"] == "\"v7\"")
     }
 
@@ -37,14 +37,14 @@ struct EmptyTests {
         #expect(try product.result?.get() == Product(id: 7, name: "iPad Pro"))
     }
 
-    @Test func emptyIgnoresWhateverBodyThereIs() throws {
-        let empty: Future<Empty> = Future(value: Data(#"["anything", 1]"#.utf8)).decoded()
-        #expect(try empty.result?.get() == Empty())
+    @Test func noContentIgnoresWhateverBodyThereIs() throws {
+        let empty: Future<NoContent> = Future(value: Data(#"["anything", 1]"#.utf8)).decoded()
+        #expect(try empty.result?.get() == NoContent())
     }
 
     @Test func anEmptyBodyStillFailsForAnotherTypeAndSaysWhatToDecodeInstead() throws {
         let product: Future<Product> = Future(value: Data()).decoded()
         let failure = try #require(product.result?.failure as? DecodingFailure)
-        #expect(failure.description.contains("the body is empty (decode into Empty or an optional to accept that)"))
+        #expect(failure.description.contains("the body is empty (decode into NoContent or an optional to accept that)"))
     }
 }

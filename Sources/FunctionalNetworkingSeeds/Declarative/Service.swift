@@ -1,4 +1,5 @@
 import Foundation
+import FunctionalNetworking
 import Futures
 
 #if canImport(FoundationNetworking)
@@ -34,12 +35,12 @@ import FoundationNetworking
 /// ## Defaults and hooks, and when they apply
 ///
 /// - **Default headers** are copied into an endpoint when it is made `from:` the service
-///   (``Endpoint/init(_:_:from:)``, ``Endpoint/get(_:from:)``…). The endpoint's own headers,
-///   set afterwards, replace a default of the same name, and ``Endpoint/headers`` shows
+///   (``FunctionalNetworking/Endpoint/init(_:_:from:)``, ``FunctionalNetworking/Endpoint/get(_:from:)``…). The endpoint's own headers,
+///   set afterwards, replace a default of the same name, and `Endpoint.headers` shows
 ///   exactly what will be sent. ``networking(using:)`` does *not* add them again, so an
 ///   endpoint made for another server never picks up this service's credentials.
 /// - **`beforeEach`** runs in ``networking(using:)`` on every endpoint sent through it, before
-///   its request is made; the request is then checked as usual (``Endpoint/urlRequest()``),
+///   its request is made; the request is then checked as usual (`Endpoint.urlRequest()`),
 ///   so a hook cannot put a malformed header on the wire either.
 /// - **`afterEach`** runs in ``networking(using:)`` on every response, whatever its status,
 ///   *before* the status is checked: it may return the data and response as they are,
@@ -80,7 +81,7 @@ public struct Service: Sendable {
     ///
     /// - Parameters:
     ///   - baseURL: The URL every endpoint's path is joined to; it may carry a path prefix
-    ///     such as `/v1` (see ``Endpoint/Destination/baseURL(_:)``).
+    ///     such as `/v1` (see `Endpoint.Destination.baseURL(_:)`).
     ///   - defaultHeaders: The fields every endpoint starts with.
     ///   - beforeEach: Changes every endpoint before it is sent.
     ///   - afterEach: Checks or changes every response; throw to reject one.
@@ -185,9 +186,9 @@ public struct Service: Sendable {
 
     /// A networking function that sends endpoints through `transport` with this service's
     /// hooks: `beforeEach` on the endpoint, the request checked and made
-    /// (``Endpoint/urlRequest()``), `transport`, `afterEach` on the response, then the status
-    /// checked as ``networking(from:)`` does (2xx gives the body, anything else an
-    /// ``HTTPStatusError``).
+    /// (`Endpoint.urlRequest()`), `transport`, `afterEach` on the response, then the status
+    /// checked as `networking(from:)` does (2xx gives the body, anything else an
+    /// `HTTPStatusError`).
     ///
     /// ```swift
     /// let networking = shop.networking(using: NetworkSession.shared.transport(with: .retry()))

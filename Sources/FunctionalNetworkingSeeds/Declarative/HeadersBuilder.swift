@@ -1,4 +1,5 @@
 import Foundation
+import FunctionalNetworking
 
 /// One header field, written as a line of a ``HeadersBuilder``: a name and a value.
 ///
@@ -15,9 +16,9 @@ import Foundation
 /// Write the type name, `Header.accept(…)`: in a builder, a line that starts with `.` would
 /// continue the line before it as a member access.
 ///
-/// Nothing is checked here: ``Endpoint/urlRequest()`` checks every field before a request
+/// Nothing is checked here: `Endpoint.urlRequest()` checks every field before a request
 /// exists, and a name that is not an HTTP token or a value with CR, LF or NUL gives
-/// ``Endpoint/Error/invalidHeader(name:)``, so such a field never reaches the wire.
+/// `Endpoint.Error.invalidHeader(name:)`, so such a field never reaches the wire.
 public struct Header: Sendable, Hashable {
     /// The field name, e.g. `"Accept"`; compared without regard to case.
     public var name: String
@@ -95,13 +96,13 @@ public struct Header: Sendable, Hashable {
     }
 }
 
-/// Builds ``HTTPHeaders`` from ``Header`` lines, with `if`, `if let`, `if`/`else`, `switch`
+/// Builds `HTTPHeaders` from ``Header`` lines, with `if`, `if let`, `if`/`else`, `switch`
 /// and `for`.
 ///
 /// Fields keep the order they are written in. A name written more than once gives more than
-/// one field, as ``HTTPHeaders/add(name:value:)`` does (`Accept-Language`, `Cookie`…); the
+/// one field, as `HTTPHeaders.add(name:value:)` does (`Accept-Language`, `Cookie`…); the
 /// request sends them as one field whose values are joined by `", "`. A line may also be an
-/// optional `Header?`, which adds nothing when `nil`, or a whole ``HTTPHeaders`` value.
+/// optional `Header?`, which adds nothing when `nil`, or a whole `HTTPHeaders` value.
 ///
 /// ```swift
 /// let endpoint = Endpoint.get("products", id, from: shop)
@@ -121,8 +122,8 @@ public struct Header: Sendable, Hashable {
 ///     }
 /// ```
 ///
-/// The builder is used by ``Endpoint/headers(_:)``, ``Service/headers(_:)`` and
-/// ``HTTPHeaders/init(_:)-93y4y``.
+/// The builder is used by ``FunctionalNetworking/Endpoint/headers(_:)``, ``Service/headers(_:)`` and
+/// ``FunctionalNetworking/HTTPHeaders/init(_:)``.
 @resultBuilder
 public enum HeadersBuilder {
     /// A single field.

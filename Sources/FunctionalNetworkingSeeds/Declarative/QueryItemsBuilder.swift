@@ -1,4 +1,5 @@
 import Foundation
+import FunctionalNetworking
 
 /// One query item, written as a line of a ``QueryItemsBuilder``: a name and a value taken
 /// from any `CustomStringConvertible`, or a name alone.
@@ -19,7 +20,7 @@ import Foundation
 /// values, write one `Query` per value in a `for` loop (an array's `description` would be
 /// sent as one value).
 ///
-/// Names and values are raw text; ``Endpoint/url`` percent-encodes them.
+/// Names and values are raw text; `Endpoint.url` percent-encodes them.
 public struct Query: Sendable, Hashable {
     /// The item's name, as raw text.
     public var name: String
@@ -95,7 +96,7 @@ public struct Query: Sendable, Hashable {
 ///     }
 /// ```
 ///
-/// The builder is used by ``Endpoint/queryItems(_:)``.
+/// The builder is used by ``FunctionalNetworking/Endpoint/queryItems(_:)``.
 @resultBuilder
 public enum QueryItemsBuilder {
     /// A single item.

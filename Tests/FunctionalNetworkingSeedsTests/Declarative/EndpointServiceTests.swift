@@ -1,5 +1,6 @@
 import Foundation
 import FunctionalNetworking
+import FunctionalNetworkingSeeds
 import FunctionalNetworkingTesting
 import Futures
 import Testing

@@ -8,8 +8,8 @@ import Testing
 import FoundationNetworking
 #endif
 
-@Suite("Response")
-struct ResponseTests {
+@Suite("Endpoint.Response")
+struct EndpointResponseTests {
     @Test func responseNetworkingGivesTheBodyWithStatusHeadersAndFinalURL() async throws {
         let server = try LoopbackServer { request in
             if request.path == "/old" { return .redirect(to: "/products/7", status: 301) }
@@ -30,7 +30,7 @@ struct ResponseTests {
         defer { server.stop() }
         let send = responseNetworking(from: makeTestSession().transport)
         let endpoint = { @Sendable (id: Int) in Endpoint(baseURL: server.baseURL, path: "/products/\(id)") }
-        let load: (Int) -> Future<Response<Product>> = chain(chain(endpoint, to: send), to: Future.decoded)
+        let load: (Int) -> Future<Endpoint.Response<Product>> = chain(chain(endpoint, to: send), to: Future.decoded)
         let product = try await load(7).value(within: .seconds(30))
         #expect(product.value == Product(id: 7, name: "iPad Pro"))
         #expect(product.headers["ETag"] == "\"v7\"")
@@ -51,9 +51,9 @@ struct ResponseTests {
 
     @Test func mapKeepsTheStatusHeadersAndURL() {
         let url = URL(string: "https://shop.example/a")
-        let response = Response(value: 2, status: 201, headers: ["Location": "/a/2"], url: url)
+        let response = Endpoint.Response(value: 2, status: 201, headers: ["Location": "/a/2"], url: url)
         let mapped = response.map { String($0) }
-        #expect(mapped == Response(value: "2", status: 201, headers: ["Location": "/a/2"], url: url))
+        #expect(mapped == Endpoint.Response(value: "2", status: 201, headers: ["Location": "/a/2"], url: url))
     }
 
     @Test func aNonJSONBodyFailsWithItsContentTypeAndAShortPreview() async throws {
@@ -61,7 +61,7 @@ struct ResponseTests {
         let server = try LoopbackServer { _ in .init(headers: [.init("Content-Type", "text/html")], body: Data(html.utf8)) }
         defer { server.stop() }
         let send = responseNetworking(from: makeTestSession().transport)
-        let future: Future<Response<Product>> = send(Endpoint(baseURL: server.baseURL, path: "/p")).decoded()
+        let future: Future<Endpoint.Response<Product>> = send(Endpoint(baseURL: server.baseURL, path: "/p")).decoded()
         let failure = try #require(await future.result(within: .seconds(30)).failure as? DecodingFailure)
         #expect(failure.contentType == "text/html")
         #expect(failure.description.hasPrefix("Could not decode Product: the data is not valid JSON (the body is not JSON at all)"))
@@ -75,7 +75,7 @@ struct ResponseTests {
         }
         defer { server.stop() }
         let send = responseNetworking(from: makeTestSession().transport)
-        let future: Future<Response<Product>> = send(Endpoint(baseURL: server.baseURL, path: "/p")).decoded()
+        let future: Future<Endpoint.Response<Product>> = send(Endpoint(baseURL: server.baseURL, path: "/p")).decoded()
         let failure = try #require(await future.result(within: .seconds(30)).failure as? DecodingFailure)
         #expect(failure.description.contains("Content-Type: application/x-www-form-urlencoded; body: error=denied"))
         #expect(!failure.description.contains("hunter2"))

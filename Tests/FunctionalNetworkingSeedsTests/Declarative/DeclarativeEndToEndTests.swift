@@ -1,5 +1,6 @@
 import Foundation
 import FunctionalNetworking
+import FunctionalNetworkingSeeds
 import FunctionalNetworkingTesting
 import Futures
 import Testing
@@ -124,13 +125,13 @@ struct DeclarativeEndToEndTests {
 
         // The body modifiers throw, so the failure can also travel in a future, as
         // networking's own errors do.
-        let result = await Future { try Endpoint.post("readings", from: shop).body(json: Reading(celsius: .nan)) }
+        let result = await Future { try Endpoint.post("readings", from: shop).with(jsonBody: Reading(celsius: .nan)) }
             .flatMap { networking($0) }
             .result(within: .seconds(30))
         _ = try await networking(.get("good", from: shop)).value(within: .seconds(30))
 
-        guard case DeclarativeError.bodyNotEncodable(let type, let reason)? = result.failure else {
-            Issue.record("expected bodyNotEncodable, got \(String(describing: result.failure))")
+        guard case BodyError.notEncodable(let type, let reason)? = result.failure else {
+            Issue.record("expected notEncodable, got \(String(describing: result.failure))")
             return
         }
         #expect(type == "Reading")

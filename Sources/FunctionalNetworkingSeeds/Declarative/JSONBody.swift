@@ -1,7 +1,8 @@
 import Foundation
+import FunctionalNetworking
 
 /// A JSON object written key by key with a ``JSONBodyBuilder``: the body of
-/// ``Endpoint/body(encoder:_:)``.
+/// ``FunctionalNetworking/Endpoint/body(encoder:_:)``.
 ///
 /// ```swift
 /// let body = JSONBody {
@@ -26,8 +27,10 @@ import Foundation
 /// earlier one's place.
 ///
 /// A value that the encoder refuses, such as `Double.nan` with the default encoder, is not a
-/// crash: ``encoded(using:)`` and the body modifiers throw
-/// ``DeclarativeError/bodyNotEncodable(type:reason:)``, saying which value and why.
+/// crash: ``FunctionalNetworking/Endpoint/body(encoder:_:)`` throws the core's
+/// `BodyError.notEncodable(type:reason:)`, saying where in the object and why. A `JSONBody`
+/// is `Encodable`, so any `JSONEncoder` encodes it on its own too:
+/// `try JSONEncoder().encode(body)`.
 public struct JSONBody: Encodable {
     /// The object's keys, in the order they were written.
     public var keys: [Key]
@@ -54,24 +57,6 @@ public struct JSONBody: Encodable {
         var container = encoder.container(keyedBy: DynamicKey.self)
         for key in uniqueKeys() {
             try container.encode(key.value, forKey: DynamicKey(stringValue: key.name))
-        }
-    }
-
-    /// The object as JSON data.
-    ///
-    /// ```swift
-    /// let data = try JSONBody { Key("id", 7) }.encoded()   // {"id":7}
-    /// ```
-    ///
-    /// - Parameter encoder: The encoder; a plain `JSONEncoder` by default.
-    /// - Returns: The JSON text as UTF-8 data.
-    /// - Throws: ``DeclarativeError/bodyNotEncodable(type:reason:)`` when a value cannot be
-    ///   encoded.
-    public func encoded(using encoder: JSONEncoder = JSONEncoder()) throws(DeclarativeError) -> Data {
-        do {
-            return try encoder.encode(self)
-        } catch {
-            throw DeclarativeError.bodyNotEncodable(JSONBody.self, error: error)
         }
     }
 

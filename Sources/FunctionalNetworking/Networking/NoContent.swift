@@ -5,11 +5,14 @@
 /// at all, which it does not read:
 ///
 /// ```swift
-/// let deleted: Future<Empty> = networking(Endpoint(method: .delete, baseURL: api, path: "/items/7")).decoded()
+/// let deleted: Future<NoContent> = networking(Endpoint(method: .delete, baseURL: api, path: "/items/7")).decoded()
 /// ```
 ///
 /// An optional decodes an empty body as `nil` the same way (`Future<Product?>`).
-public struct Empty: Decodable, Sendable, Hashable {
+///
+/// The name is HTTP's own for a response without a body (`204 No Content`), so that it never
+/// takes the name of an app's own `Empty` type.
+public struct NoContent: Decodable, Sendable, Hashable {
     /// Creates the empty value.
     public init() {}
 
@@ -19,15 +22,15 @@ public struct Empty: Decodable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {}
 }
 
-/// A type that an empty body decodes into without a decoder: ``Empty``, and optionals (as
+/// A type that an empty body decodes into without a decoder: ``NoContent``, and optionals (as
 /// `nil`).
 protocol EmptyBodyDecodable {
     /// The value of an empty body.
     static var emptyBody: Self { get }
 }
 
-extension Empty: EmptyBodyDecodable {
-    static var emptyBody: Empty { Empty() }
+extension NoContent: EmptyBodyDecodable {
+    static var emptyBody: NoContent { NoContent() }
 }
 
 extension Optional: EmptyBodyDecodable {

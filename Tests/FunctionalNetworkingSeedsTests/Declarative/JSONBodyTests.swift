@@ -1,5 +1,6 @@
 import Foundation
 import FunctionalNetworking
+import FunctionalNetworkingSeeds
 import Testing
 
 @Suite("JSONBody")
@@ -115,7 +116,7 @@ struct JSONBodyTests {
                 }
             }.encoded()
         } throws: { error in
-            guard case DeclarativeError.bodyNotEncodable(let type, let reason) = error else { return false }
+            guard case BodyError.notEncodable(let type, let reason) = error else { return false }
             return type == "JSONBody" && reason.contains("Double") && reason.contains(#""nested.x""#)
         }
     }
@@ -124,8 +125,16 @@ struct JSONBodyTests {
         #expect {
             try JSONBody { Key("readings", [1.0, .infinity]) }.encoded()
         } throws: { error in
-            guard case DeclarativeError.bodyNotEncodable(_, let reason) = error else { return false }
+            guard case BodyError.notEncodable(_, let reason) = error else { return false }
             return reason.contains(#""readings[1]""#)
         }
+    }
+}
+
+extension JSONBody {
+    /// The bytes that `Endpoint.body { }` sends for this object, or the error it throws.
+    fileprivate func encoded(using encoder: JSONEncoder = JSONEncoder()) throws(BodyError) -> Data {
+        let endpoint = Endpoint(baseURL: URL(string: "https://example.com")!)
+        return try endpoint.with(jsonBody: self, encoder: encoder).body ?? Data()
     }
 }

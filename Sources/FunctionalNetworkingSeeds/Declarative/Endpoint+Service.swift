@@ -1,4 +1,5 @@
 import Foundation
+import FunctionalNetworking
 
 extension Endpoint {
     /// Creates an endpoint on `service` whose path is made of values, each one segment.
@@ -60,7 +61,7 @@ extension Endpoint {
     /// A `POST` endpoint on `service`; each value is one path segment.
     ///
     /// ```swift
-    /// let create = try Endpoint.post("products", from: shop).body(json: newProduct)
+    /// let create = try Endpoint.post("products", from: shop).with(jsonBody: newProduct)
     /// ```
     ///
     /// - Parameters:
