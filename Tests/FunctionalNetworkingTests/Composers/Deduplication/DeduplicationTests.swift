@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 
 @Suite("Composer.deduplicated")
-struct DeduplicateTests {
+struct DeduplicationTests {
     let url = URL(string: "https://shop.test/products/7")!
 
     @Test func aThousandConcurrentIdenticalGETsReachTheServerOnce() async throws {

@@ -9,7 +9,7 @@ import FoundationNetworking
 #endif
 
 @Suite("Composer.throttled")
-struct ThrottleTests {
+struct ThrottlingTests {
     @Test func fiveHundredConcurrentRequestsNeverHaveMoreThanTheLimitInFlight() async throws {
         // The first answers wait until eight requests are in flight, so the peak reaches the limit
         // however slowly a loaded machine sends them.
