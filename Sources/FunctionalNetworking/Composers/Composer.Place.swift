@@ -1,7 +1,7 @@
 extension Composer {
     /// Where a composer goes in a stack, outermost first.
     ///
-    /// `URLSession.transport(with:)` and ``compose(_:with:)-9ndyr`` sort composers by place, so a
+    /// ``NetworkSession/transport(with:)-(Composer...)`` sorts composers by place, so a
     /// stack is in the right order whatever order you list it in. ``Composer`` gives the
     /// reason for each position. Your own composers are ``custom`` unless you say otherwise:
     ///

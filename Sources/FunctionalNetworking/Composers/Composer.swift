@@ -30,9 +30,9 @@ import FoundationNetworking
 /// ## The order of a stack
 ///
 /// Name the parts you want; the stack puts them in order. Every composer carries its
-/// ``Place``, and `URLSession.transport(with:)` and ``compose(_:with:)-9ndyr`` sort the composers by
-/// place (a stable sort: two of the same place keep the order you listed them in), so the
-/// order you list them in does not matter:
+/// ``Place``, and ``NetworkSession/transport(with:)-(Composer...)``, the one way to build a
+/// stack, sorts the composers by place (a stable sort: two of the same place keep the order you
+/// listed them in), so the order you list them in does not matter:
 ///
 /// ```swift
 /// let transport = NetworkSession.shared.transport(with:
@@ -91,14 +91,20 @@ import FoundationNetworking
 /// 13. ``Place/delay`` — ``delayed(by:clock:)`` stands for a slow network, right above the
 ///     session, holding its throttle slot as a slow request would.
 ///
-/// ## A stack in your own order
+/// ## One order, always
 ///
-/// ``stack(_:)`` keeps the order you list, for the rare stack that needs another one (logging
-/// each attempt below retry, say). It refuses an order known to misbehave — numbering below
-/// what reads the numbers, the cache or de-duplication above authentication, retry below
-/// authentication, status validation below retry or authentication, throttling above retry —
-/// by throwing an ``OrderError`` that says which two composers are the wrong way round and
-/// why. It never stops the program.
+/// The package always orders a stack: no list can put the cache or de-duplication above
+/// authentication or above a composer that adds a credential (``modifyingRequest(_:)`` and your
+/// own composers are ``Place/custom``, above both), nor a time limit below authentication. To
+/// run a composer somewhere else — logging each attempt, say — give it another place; it then
+/// goes where that place says:
+///
+/// ```swift
+/// let perAttempt = Composer(at: .custom, Composer.logged(to: log).wrapping)
+/// ```
+///
+/// A place at or below ``Place/cache`` is for composers that do not change who a request speaks
+/// for: the cache and de-duplication tell users apart by the credentials they see.
 public struct Composer: Sendable {
     private let wrap: @Sendable (@escaping Transport) -> Transport
 

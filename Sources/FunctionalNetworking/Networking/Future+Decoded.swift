@@ -30,7 +30,7 @@ extension Future where Value == Data {
     /// let product = networking(endpoint).decoded(as: Product.self, using: decoder)
     /// ```
     ///
-    /// An empty body (a 204, a `HEAD`) decodes into ``Empty`` or into an optional, as `nil`.
+    /// An empty body (a 204, a `HEAD`) decodes into ``NoContent`` or into an optional, as `nil`.
     /// A failed response's body is decoded where its ``HTTPStatusError`` is caught, with
     /// ``HTTPStatusError/decodedBody(as:using:)``.
     ///

@@ -58,8 +58,8 @@ public func download(
     if target.isDelivered {
         return response
     }
-    if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode), !check.isAccepted {
-        throw HTTPStatusError(response: http, body: data)
+    if !check.isAccepted {
+        try HTTPStatusError.check(response, data: data)
     }
     // Not written by the package's session: a transport of another kind answered.
     if let maximumSize, data.count > maximumSize {

@@ -43,7 +43,8 @@ extension Composer {
     ///
     /// **Its place.** ``Place/logging``, just below numbering and cancellation: it writes one
     /// pair of records per call, as the caller sent it and as the caller receives it. To log
-    /// each attempt instead, list it below ``retry(_:clock:)`` in a ``stack(_:)`` of your own. The sink is called on the task making the request, before the response is
+    /// each attempt instead, place it below ``retry(_:clock:)``:
+    /// `Composer(at: .custom, Composer.logged(to: log).wrapping)`. The sink is called on the task making the request, before the response is
     /// passed up; keep it quick.
     ///
     /// - Parameters:

@@ -16,8 +16,8 @@ extension Composer {
     /// ```
     ///
     /// Its place is ``Place/metrics``, below logging: like ``logged(to:level:redaction:clock:)``
-    /// it measures one request per call, as the caller sees it (in a ``stack(_:)`` of your own,
-    /// listed below ``retry(_:clock:)``, one per attempt).
+    /// it measures one request per call, as the caller sees it (placed below ``retry(_:clock:)``
+    /// with `Composer(at: .custom, Composer.metrics(…).wrapping)`, one per attempt).
     ///
     /// - Parameters:
     ///   - sink: Receives each event, on the task making the request.

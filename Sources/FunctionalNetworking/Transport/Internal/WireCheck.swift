@@ -6,7 +6,7 @@ import FoundationNetworking
 
 /// What ``PackageSession`` checks at every hop: the request before it is sent, whoever made it
 /// (an endpoint, the caller, a composer, a redirect policy), and the response's framing once it
-/// has arrived; and what `URLSession.transport(policy:with:)` checks once: the headers the
+/// has arrived; and what a ``NetworkSession`` checks once: the headers the
 /// session's configuration adds to every request.
 ///
 /// URLSession does not check either on Linux: a CR or LF in a method, in a header name, or in a
