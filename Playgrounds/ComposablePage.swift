@@ -24,7 +24,7 @@ let composablePage = Page(name: "composable", title: "ComposableNetworking and t
         print("signed out, /account says:", error.status, String(decoding: error.body, as: UTF8.self))
     }
 
-    let login = Endpoint(method: .post, baseURL: server.baseURL, path: "/login", body: Data(#"{"user":"ada"}"#.utf8))
+    let login = Endpoint(method: .post, baseURL: server.baseURL, path: "/login").with(body: Data(#"{"user":"ada"}"#.utf8))
     let token = try await send(login).decoded(as: Login.self).value.token
     root.tokenStore.token = token
     print("signed in; the token is stored at the root")

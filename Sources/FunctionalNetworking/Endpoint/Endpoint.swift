@@ -8,8 +8,8 @@ import FoundationNetworking
 /// `(Endpoint) -> Future<Data>`.
 ///
 /// An endpoint is a plain value, made one way from a base URL and a path
-/// (``init(method:baseURL:path:queryItems:headers:body:timeout:)``) and one way from its parts
-/// (``init(method:destination:path:queryItems:headers:body:timeout:)``), with the same
+/// (``init(method:baseURL:path:queryItems:headers:timeout:)``) and one way from its parts
+/// (``init(method:destination:path:queryItems:headers:timeout:)``), with the same
 /// argument order. Write a static factory for each of your API's endpoints and
 /// refine endpoints with the modifiers (``with(method:)``, ``adding(queryItem:value:)``,
 /// ``setting(header:to:)``, ``appending(path:)``…), which return a changed copy:
@@ -138,7 +138,6 @@ public struct Endpoint: Sendable, Hashable {
     ///     segment, use ``appending(pathComponents:)``.
     ///   - queryItems: The query items as raw text; see ``queryItems``.
     ///   - headers: The header fields.
-    ///   - body: The request body.
     ///   - timeout: The request's timeout in seconds, or `nil` for the session's.
     public init(
         method: HTTPMethod = .get,
@@ -146,16 +145,15 @@ public struct Endpoint: Sendable, Hashable {
         path: String = "",
         queryItems: [URLQueryItem] = [],
         headers: HTTPHeaders = [:],
-        body: Data? = nil,
         timeout: TimeInterval? = nil
     ) {
         self.init(
             method: method, destination: .baseURL(baseURL), path: path,
-            queryItems: queryItems, headers: headers, body: body, timeout: timeout
+            queryItems: queryItems, headers: headers, timeout: timeout
         )
     }
 
-    /// Creates an endpoint from its parts, in the same order as ``init(method:baseURL:path:queryItems:headers:body:timeout:)``.
+    /// Creates an endpoint from its parts, in the same order as ``init(method:baseURL:path:queryItems:headers:timeout:)``.
     ///
     /// ```swift
     /// Endpoint(destination: .server(scheme: "http", host: "127.0.0.1", port: 8080), path: "/health").url
@@ -169,7 +167,6 @@ public struct Endpoint: Sendable, Hashable {
     ///     segment, use ``appending(pathComponents:)``.
     ///   - queryItems: The query items as raw text; see ``queryItems``.
     ///   - headers: The header fields.
-    ///   - body: The request body.
     ///   - timeout: The request's timeout in seconds, or `nil` for the session's.
     public init(
         method: HTTPMethod = .get,
@@ -177,7 +174,6 @@ public struct Endpoint: Sendable, Hashable {
         path: String = "",
         queryItems: [URLQueryItem] = [],
         headers: HTTPHeaders = [:],
-        body: Data? = nil,
         timeout: TimeInterval? = nil
     ) {
         self.method = method
@@ -185,7 +181,6 @@ public struct Endpoint: Sendable, Hashable {
         self.pathComponents = Self.components(ofPath: path)
         self.queryItems = queryItems
         self.headers = headers
-        self.body = body
         self.timeout = timeout
     }
 

@@ -75,8 +75,8 @@ struct CredentialCarriers: Sendable {
 
 /// The cookies a cookie storage adds to a URL, as a composer above found them, for the call
 /// below it: a second composer below (de-duplication below the cache) then need not ask the
-/// storage again. It travels in ``RequestContext/current``. Asking costs three allocations and a dispatch queue round trip on Linux,
-/// every request.
+/// storage again. It travels in ``RequestContext/current``. Asking costs three allocations and a
+/// dispatch queue round trip on Linux, every request.
 struct StoredCookiesMemo: Sendable {
     /// The storage asked.
     let storage: HTTPCookieStorage
@@ -84,22 +84,17 @@ struct StoredCookiesMemo: Sendable {
     let url: URL
     /// Its answer, as ``CredentialCarriers/storedCookies(for:)`` gives it.
     let cookies: String?
+}
 
-    /// Runs `operation` with the memo of `carriers`' cookies for `request`, when they count.
-    static func remembering<Output>(
-        _ cookies: String?,
-        of carriers: CredentialCarriers,
-        for request: URLRequest,
-        _ operation: () async throws -> Output
-    ) async throws -> Output {
+extension RequestContext {
+    /// This context with the memo of `carriers`' cookies for `request`, when they count.
+    func remembering(_ cookies: String?, of carriers: CredentialCarriers, for request: URLRequest) -> RequestContext {
         guard let storage = carriers.cookieStorage, request.httpShouldHandleCookies, let url = request.url else {
-            return try await operation()
+            return self
         }
-        var context = RequestContext.current
+        var context = self
         context.storedCookies = StoredCookiesMemo(storage: storage, url: url, cookies: cookies)
-        return try await RequestContext.$current.withValue(context) {
-            try await operation()
-        }
+        return context
     }
 }
 

@@ -13,7 +13,8 @@ struct EndpointURLRequestTests {
     @Test func setsURLMethodHeadersBodyAndTimeout() throws {
         let endpoint = Endpoint(
             method: .post, baseURL: shop, path: "/orders", queryItems: [URLQueryItem(name: "dry-run", value: "1")],
-            headers: ["Content-Type": "application/json", "X-Trace": "abc"], body: Data(#"{"id":7}"#.utf8), timeout: 12.5)
+            headers: ["Content-Type": "application/json", "X-Trace": "abc"], timeout: 12.5
+        ).with(body: Data(#"{"id":7}"#.utf8))
         let request = try endpoint.urlRequest()
         #expect(request.url == endpoint.url)
         #expect(request.url?.absoluteString == "https://api.example.com/v1/orders?dry-run=1")

@@ -262,9 +262,8 @@ public final class ResponseCache: @unchecked Sendable {
     /// - Throws: What `next` throws; errors are never cached.
     func send(_ request: URLRequest, through next: @escaping Transport) async throws -> (Data, URLResponse) {
         // A download's body goes to a file, not to memory: nothing to keep or share.
-        guard RequestKey.method(of: request) == .get, request.url != nil, request.httpBodyStream == nil,
-            !RequestContext.current.isDownload
-        else {
+        let context = RequestContext.current
+        guard RequestKey.method(of: request) == .get, request.url != nil, request.httpBodyStream == nil, !context.isDownload else {
             return try await next(request)
         }
         // Who the request speaks for is looked up once (its cookies, too) for both keys below,
@@ -280,7 +279,7 @@ public final class ResponseCache: @unchecked Sendable {
         }
         let mayHit = !directives.noCache && directives.maxAge != 0
         if mayHit, let hit = lookUp(key, request: request, maxAge: directives.maxAge) {
-            try RequestContext.current.checkSize(of: hit.0, for: request)
+            try context.checkSize(of: hit.0, for: request)
             return hit
         }
         let fetch: Transport = { request in
@@ -302,9 +301,9 @@ public final class ResponseCache: @unchecked Sendable {
         guard let missKey = RequestKey(request, headers: .all, credentials: carriers, identity: identity) else {
             return try await fetch(request)
         }
-        return try await StoredCookiesMemo.remembering(cookies, of: carriers, for: request) {
-            try await misses.send(request, key: missKey, through: fetch)
-        }
+        // The shared call carries the memo of the request's cookies for the de-duplicator below.
+        return try await misses.send(
+            request, key: missKey, context: context.remembering(cookies, of: carriers, for: request), through: fetch)
     }
 
     /// Sends `request` made conditional on `stored`: a 304 gives the stored body under the

@@ -101,11 +101,12 @@ public final class RequestDeduplicator: Sendable {
     ///   while it waits for another caller's call.
     func send(_ request: URLRequest, through next: @escaping Transport) async throws -> (Data, URLResponse) {
         // A download's body goes to its caller's own file: never shared.
-        guard !RequestContext.current.isDownload, includesUnsafeMethods || RequestKey.method(of: request).isSafe,
+        let context = RequestContext.current
+        guard !context.isDownload, includesUnsafeMethods || RequestKey.method(of: request).isSafe,
             let key = RequestKey(request, headers: headers, credentials: carriers)
         else {
             return try await next(request)
         }
-        return try await flights.send(request, key: key, through: next)
+        return try await flights.send(request, key: key, context: context, through: next)
     }
 }

@@ -62,7 +62,7 @@ final class SharedFlights: @unchecked Sendable {
     ///
     /// - Throws: What the shared call throws; `CancellationError` to a caller cancelled while
     ///   it waits.
-    func send(_ request: URLRequest, key: RequestKey, through next: Transport) async throws -> Output {
+    func send(_ request: URLRequest, key: RequestKey, context: RequestContext, through next: Transport) async throws -> Output {
         while true {
             // One round of the lock decides: lead a new call, or wait for the one in flight.
             let (callerID, leading) = lock.withLock { () -> (UInt64, Bool) in
@@ -72,14 +72,14 @@ final class SharedFlights: @unchecked Sendable {
                 return (lastID, true)
             }
             if leading {
-                let output = try await lead(request, key: key, through: next)
-                try RequestContext.current.checkSize(of: output.0, for: request)
+                let output = try await lead(request, key: key, context: context.forSharedCall, through: next)
+                try context.checkSize(of: output.0, for: request)
                 return output
             }
             switch await wait(for: key, callerID: callerID) {
             case .shared(let result):
                 let output = try result.get()
-                try RequestContext.current.checkSize(of: output.0, for: request)
+                try context.checkSize(of: output.0, for: request)
                 return output
             case .again:
                 try Task.checkCancellation()
@@ -88,12 +88,12 @@ final class SharedFlights: @unchecked Sendable {
     }
 
     /// Makes the call for `key` and hands its result to the callers waiting for it.
-    private func lead(_ request: URLRequest, key: RequestKey, through next: Transport) async throws -> Output {
+    private func lead(_ request: URLRequest, key: RequestKey, context: RequestContext, through next: Transport) async throws -> Output {
         let result: Result<Output, any Error>
         do {
             // The call is every caller's, so it runs with a context of its own, not the leader's:
             // each caller's own limit is applied to the answer it receives.
-            result = .success(try await RequestContext.$current.withValue(RequestContext.current.forSharedCall) { try await next(request) })
+            result = .success(try await RequestContext.$current.withValue(context) { try await next(request) })
         } catch {
             result = .failure(error)
         }
