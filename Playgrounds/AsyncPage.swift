@@ -11,12 +11,13 @@ import FoundationNetworking
 let asyncPage = Page(name: "async", title: "async/await both ways") {
     let server = try ShopServer.start()
     defer { server.stop() }
-    let session = URLSession(configuration: .ephemeral)
+    let session = NetworkSession(configuration: .ephemeral)
+    let send = networking(from: session.transport)
     let shop = server.baseURL
 
     // A future-returning loader, awaited.
     let productNetworking: @Sendable (Product.ID) -> Future<Product> = chain(
-        chain({ @Sendable (id: Product.ID) in Endpoint(baseURL: shop, path: "/products/\(id)") }, to: session.request),
+        chain({ @Sendable (id: Product.ID) in Endpoint(baseURL: shop, path: "/products/\(id)") }, to: send),
         to: Future.decoded
     )
     let product = try await productNetworking(1).value
@@ -29,7 +30,7 @@ let asyncPage = Page(name: "async", title: "async/await both ways") {
     print("futureFunction(from:) →", try await loadName(8).map { "“\($0)”" }.value)
 
     // Cancelling the awaiting task cancels the request.
-    let stalled = Task { try await session.request(Endpoint(baseURL: shop, path: "/never").with(timeout: 30)).value }
+    let stalled = Task { try await send(Endpoint(baseURL: shop, path: "/never").with(timeout: 30)).value }
     stalled.cancel()
     do {
         _ = try await stalled.value

@@ -17,7 +17,7 @@ let composersPage = Page(name: "composers", title: "A composer stack: logs, auth
     let metrics = MetricsRecorder()
     // Name the parts, in any order: each composer knows its place, and the stack is built as
     // numbered → logged → metrics → validatingStatus → retry → authenticated → cached →
-    // deduplicated → throttled → URLSession (the reasons are in Composer's documentation).
+    // deduplicated → throttled → the session (the reasons are in Composer's documentation).
     let session = NetworkSession(configuration: .ephemeral)
     let transport = session.transport(
         with: .authenticated(by: auth),

@@ -12,7 +12,8 @@ import FoundationNetworking
 let loadersPage = Page(name: "loaders", title: "Loaders from combine and chain, against a real server") {
     let server = try ShopServer.start()
     defer { server.stop() }
-    let session = URLSession(configuration: .ephemeral)
+    // The session is made once, here, and kept: every call below shares its connections.
+    let session = NetworkSession(configuration: .ephemeral)
     print("shop running at \(server.baseURL)")
 
     // Endpoints are values made by functions.
@@ -20,12 +21,12 @@ let loadersPage = Page(name: "loaders", title: "Loaders from combine and chain, 
     let productEndpoint = { @Sendable (id: Product.ID) in Endpoint(baseURL: shop, path: "/products/\(id)") }
     let catalogueEndpoint = Endpoint(baseURL: shop, path: "/products")
 
-    // Networking is a function: (Endpoint) -> Future<Data>. The session's method is one.
-    let networking = session.request
+    // Networking is a function: (Endpoint) -> Future<Data>, made from the session's transport.
+    let send = networking(from: session.transport)
 
     // chain: Product.ID -> Endpoint -> Future<Data>, then the curried Future.decoded.
-    let productNetworking: @Sendable (Product.ID) -> Future<Product> = chain(chain(productEndpoint, to: networking), to: Future.decoded)
-    print("chain(productEndpoint, to: networking) then Future.decoded →", try await productNetworking(7).value)
+    let productNetworking: @Sendable (Product.ID) -> Future<Product> = chain(chain(productEndpoint, to: send), to: Future.decoded)
+    print("chain(productEndpoint, to: send) then Future.decoded →", try await productNetworking(7).value)
 
     // combine: fix the argument, get the () -> Future<Product> a screen needs.
     let loadPencil = combine(8, with: productNetworking)
@@ -33,7 +34,7 @@ let loadersPage = Page(name: "loaders", title: "Loaders from combine and chain, 
 
     // A service receives loaders as closures.
     let service = ShopService(
-        loadCatalogue: combine(catalogueEndpoint, with: chain(networking, to: Future.decoded)),
+        loadCatalogue: combine(catalogueEndpoint, with: chain(send, to: Future.decoded)),
         loadProduct: productNetworking
     )
     print("the cheapest product:", try await service.cheapestProduct().value)

@@ -179,7 +179,7 @@ struct EverydayTasksSamplesTests {
         )
 
         #expect(search.url?.absoluteString.hasSuffix("/search?q=iPad%20Pro%2011%22%20%26%20case&price=100%2B") == true)
-        _ = try await networking(from: URLSession.shared.transport)(search).value(within: .seconds(30))
+        _ = try await networking(from: NetworkSession.shared.transport)(search).value(within: .seconds(30))
         let received = try #require(await server.takeRequest(timeout: .seconds(30)))
         #expect(
             received.queryItems == [URLQueryItem(name: "q", value: "iPad Pro 11\" & case"), URLQueryItem(name: "price", value: "100+")])
@@ -327,7 +327,7 @@ struct EverydayTasksSamplesTests {
             request.path == "/products/7" ? .json(#"{"id":7,"name":"iPad Pro"}"#) : .status(404)
         }
         defer { server.stop() }
-        let send = networking(from: URLSession.shared.transport)
+        let send = networking(from: NetworkSession.shared.transport)
         let product: Product = try await send(Endpoint(baseURL: server.baseURL, path: "/products/7")).decoded().value
         #expect(product.name == "iPad Pro")
     }

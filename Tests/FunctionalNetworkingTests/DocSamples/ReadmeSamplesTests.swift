@@ -28,8 +28,10 @@ struct ReadmeSamplesTests {
         let chosenID = Promise<Int>()
         chosenID.resolve(with: 7)
 
-        // URLSession wrapped in composers: name the parts, the stack puts them in order.
-        let transport = NetworkSession.shared.transport(with: .retry(), .validatingStatus())
+        // The session you make once and keep, and its transport wrapped in composers: name the
+        // parts, the package always puts them in its one order.
+        let session = NetworkSession(configuration: .ephemeral)
+        let transport = session.transport(with: .retry(), .validatingStatus())
 
         // chain makes one function of three: Int -> Endpoint -> Future<Data> -> Future<Item>.
         let endpoint = { @Sendable (id: Int) in Endpoint(baseURL: server.baseURL, path: "/items/\(id)") }

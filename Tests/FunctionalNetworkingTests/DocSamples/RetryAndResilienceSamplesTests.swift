@@ -98,7 +98,8 @@ struct RetryAndResilienceSamplesTests {
     }
 
     @Test func withoutValidationTheLastRetryableResponseComesBackAsItArrived() async throws {
-        let transport = NetworkSession(sending: stubTransport(data: Data("busy".utf8), status: 503)).transport(with: .retry(RetryPolicy(backoff: .immediate)))
+        let session = NetworkSession(sending: stubTransport(data: Data("busy".utf8), status: 503))
+        let transport = session.transport(with: .retry(RetryPolicy(backoff: .immediate)))
         let (_, response) = try await transport(URLRequest(url: URL(string: "https://shop.example/products")!))
         #expect((response as? HTTPURLResponse)?.statusCode == 503)
     }
@@ -193,7 +194,7 @@ struct RetryAndResilienceSamplesTests {
             .timeout(after: .seconds(30)),  // each attempt, and the wait for a refresh
             .validatingStatus()  // turns a failed status into an error for the caller
         )
-        // Runs as: validatingStatus → retry → timeout → authenticated → URLSession.
+        // Runs as: validatingStatus → retry → timeout → authenticated → the session.
 
         let data = try await withDocSampleTimeLimit { try await transport(URLRequest(url: url)).0 }
         #expect(data == Data("ok".utf8))

@@ -72,7 +72,7 @@ struct TestingWithoutMocksSamplesTests {
         defer { server.stop() }
         server.enqueue(.json(#"{"id":7,"name":"iPad Pro"}"#))
 
-        let send = networking(from: URLSession.shared.transport)
+        let send = networking(from: NetworkSession.shared.transport)
         let endpoint = Endpoint(baseURL: server.baseURL, path: "/products/7")
         let product: Product = try await send(endpoint).decoded().value(within: .seconds(30))
 
@@ -90,7 +90,7 @@ struct TestingWithoutMocksSamplesTests {
         server.enqueue(.text("slow").delayed(by: .seconds(1)))  // the one after waits a second
         defer { server.stop() }
 
-        let send = networking(from: URLSession.shared.transport)
+        let send = networking(from: NetworkSession.shared.transport)
         let endpoint = Endpoint(baseURL: server.baseURL, path: "/products/7")
         let first = await send(endpoint).result(within: .seconds(30))
         #expect((first.failure as? HTTPStatusError)?.status == 503)

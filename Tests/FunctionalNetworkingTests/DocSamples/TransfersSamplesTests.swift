@@ -42,7 +42,7 @@ struct TransfersSamplesTests {
         let signIn = Endpoint(method: .post, baseURL: api, path: "/token")
             .with(body: ["grant_type": "password", "username": "ada", "password": password] as FormBody)
 
-        _ = try await networking(from: URLSession.shared.transport)(signIn).value
+        _ = try await networking(from: NetworkSession.shared.transport)(signIn).value
         let recorded = try #require(await server.takeRequest(timeout: .seconds(30)))
         #expect(recorded.bodyText == "grant_type=password&username=ada&password=s3cret+%26+more")
     }
@@ -55,7 +55,7 @@ struct TransfersSamplesTests {
         defer { server.stop() }
         let upload = Endpoint(method: .put, baseURL: server.baseURL, path: "/backups/today.tar")
             .with(bodyFromFileAt: archiveURL, contentType: "application/x-tar")
-        _ = try await networking(from: URLSession.shared.transport)(upload).value
+        _ = try await networking(from: NetworkSession.shared.transport)(upload).value
 
         let received = try #require(await server.takeRequest())
         #expect(received.isBodyDiscarded)

@@ -52,6 +52,35 @@ extension Composer {
     }
 }
 
+/// The sizes of the bodies kept in memory, by request id.
+fileprivate actor BodySizes {
+    private(set) var sizes: [UUID: Int] = [:]
+
+    func record(_ size: Int, for id: UUID) {
+        sizes[id] = size
+    }
+}
+
+extension Composer {
+    /// Sends the call's id as `X-Request-ID`, and records the size of each body kept in memory.
+    fileprivate static func tracked(in sizes: BodySizes) -> Composer {
+        Composer { next in
+            { request in
+                let context = RequestContext.current
+                var request = request
+                if let id = context.id {
+                    request.setValue(id.uuidString, forHTTPHeaderField: "X-Request-ID")
+                }
+                let (data, response) = try await next(request)
+                if let id = context.id, !context.isDownload {
+                    await sizes.record(data.count, for: id)
+                }
+                return (data, response)
+            }
+        }
+    }
+}
+
 /// Answers every request with "ok"; the test reads what arrived with `takeRequest`.
 fileprivate func makeRecordingServer() throws -> LoopbackServer {
     try LoopbackServer { _ in .text("ok") }
@@ -66,7 +95,7 @@ struct WritingAComposerSamplesTests {
         let url = server.url(for: "/hello")
 
         let (body, status) = try await withDocSampleTimeLimit {
-            let transport: Transport = URLSession.shared.transport
+            let transport: Transport = NetworkSession.shared.transport
             let (data, response) = try await transport(URLRequest(url: url))
             return (String(decoding: data, as: UTF8.self), (response as? HTTPURLResponse)?.statusCode)
         }
@@ -174,7 +203,7 @@ struct WritingAComposerSamplesTests {
         #expect(missing?.status == 404)
     }
 
-    @Test func aStackInYourOwnOrderLogsEachAttemptAndAKnownBadOrderIsReportedInWords() async throws {
+    @Test func aComposerPlacedBelowRetryLogsEachAttemptAndAWrongOrderIsStillBuiltRight() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
         server.enqueue(.text("busy", status: 503))
@@ -183,8 +212,6 @@ struct WritingAComposerSamplesTests {
         let log: @Sendable (LogRecord) -> Void = { records.append($0.message) }
         let cache = ResponseCache()
         let auth = Authenticator(store: CredentialStore(.bearer("t")), allowedOrigins: [Origin(url: server.baseURL)!])
-        let warnings = Collected<String>()
-        func warn(_ text: String) { warnings.append(text) }
 
         // One pair of log records per attempt: logging placed below retry.
         let perAttempt = Composer(at: .custom, Composer.logged(to: log).wrapping)
@@ -196,7 +223,6 @@ struct WritingAComposerSamplesTests {
         _ = try await withDocSampleTimeLimit { try await transport(URLRequest(url: server.url(for: "/"))).0 }
         _ = try await withDocSampleTimeLimit { try await shared(URLRequest(url: server.url(for: "/"))).0 }
         #expect(records.values.count == 4)
-        #expect(warnings.values.isEmpty)
     }
 
     @Test func requiringJSONPassesJSONAndRefusesHTML() async throws {
@@ -209,5 +235,32 @@ struct WritingAComposerSamplesTests {
         await #expect(throws: NotJSON.self) {
             try await NetworkSession(sending: html).transport(with: .requiringJSON())(request)
         }
+    }
+
+    @Test func aComposerReadsTheRequestsContextAndLetsDownloadsPass() async throws {
+        let server = try LoopbackServer { _ in .text("hello") }
+        defer { server.stop() }
+        let sizes = BodySizes()
+
+        let transport = NetworkSession.shared.transport(with: .numbered(), .tracked(in: sizes))
+
+        let id = UUID()
+        _ = try await withDocSampleTimeLimit {
+            try await RequestContext.withID(id) { try await transport(URLRequest(url: server.url(for: "/a"))) }
+        }
+        let received = try #require(await server.takeRequest(timeout: .seconds(30)))
+        #expect(received.header("X-Request-ID") == id.uuidString)
+        #expect(await sizes.sizes == [id: 5])
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tracked-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let downloadID = UUID()
+        _ = try await withDocSampleTimeLimit {
+            try await RequestContext.withID(downloadID) {
+                try await download(URLRequest(url: server.url(for: "/b")), to: file, through: transport)
+            }
+        }
+        #expect(try String(contentsOf: file, encoding: .utf8) == "hello")
+        #expect(await sizes.sizes[downloadID] == nil)
     }
 }
