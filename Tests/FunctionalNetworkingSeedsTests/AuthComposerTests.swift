@@ -56,7 +56,8 @@ struct AuthComposerTests {
 
     @Test func anAuthComposerWrappedInAComposerAuthorisesEveryRequest() async throws {
         let store = TokenStore()
-        let transport = NetworkSession(sending: echoAuthorization).transport(with: Composer(at: .authentication) { next in AuthComposer(bearerToken: { store.token }, baseFunction: next).composition })
+        let transport = NetworkSession(sending: echoAuthorization).transport(
+            with: Composer(at: .authentication) { next in AuthComposer(bearerToken: { store.token }, baseFunction: next).composition })
         await #expect(throws: ComposableNetworkingError.noBearerToken) { _ = try await transport(request) }
         store.token = "abc"
         #expect(try await transport(request).0 == Data("Bearer abc".utf8))

@@ -32,9 +32,13 @@ func composerBenchmarks() {
         NetworkSession(sending: InMemory.transport()).transport(with: Stack.composers(authenticating: InMemory.origin))
     }
     for (name, composer) in Stack.single(authenticating: InMemory.origin) {
-        composerBenchmark("7-composer-\(name).FunctionalNetworking") { NetworkSession(sending: InMemory.transport()).transport(with: composer) }
+        composerBenchmark("7-composer-\(name).FunctionalNetworking") {
+            NetworkSession(sending: InMemory.transport()).transport(with: composer)
+        }
     }
-    composerBenchmark("7-composer-identity.FunctionalNetworking") { NetworkSession(sending: InMemory.transport()).transport(with: .identity) }
+    composerBenchmark("7-composer-identity.FunctionalNetworking") {
+        NetworkSession(sending: InMemory.transport()).transport(with: .identity)
+    }
     composerBenchmark("7-composer-stack-nested.FunctionalNetworking") {
         var transport = InMemory.transport()
         for composer in Stack.composers(authenticating: InMemory.origin).reversed() {

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// Either stop at the first failure, with ``run(_:)``:
 ///
 /// ```swift
-/// let queue = SequentialQueue(networking: networking(from: URLSession.shared.transport))
+/// let queue = SequentialQueue(networking: networking(from: NetworkSession.shared.transport))
 /// do {
 ///     let bodies = try await queue.run([.createCart, .addItem(7), .checkout]).value
 /// } catch let failure as SequentialQueue.Failure {

@@ -35,7 +35,7 @@ import FoundationNetworking
 /// - Parameters:
 ///   - request: The request.
 ///   - destination: A file URL; its directory must exist.
-///   - transport: A transport from `URLSession.transport`, composed or not.
+///   - transport: A transport from a ``NetworkSession``, composed or not.
 ///   - maximumSize: The most bytes to write; 8 GiB unless you say, `nil` for no limit.
 /// - Returns: The response.
 /// - Throws: ``TransportError/downloadFailed(path:reason:)`` when the file cannot be written,

@@ -168,13 +168,14 @@ public struct RequestContext: Sendable, CustomStringConvertible {
         return try await $current.withValue(context, operation: operation, isolation: isolation)
     }
 
-    /// `#3 3F2A9C1E`: the number and the first eight characters of the id, as much of them as
-    /// the call has; `-` for neither.
+    /// `#3 3F2A9C1E`: the number and the last eight characters of the id (the part that
+    /// differs between the calls of one ``Composer/numbered()``), as much of them as the call
+    /// has; `-` for neither.
     public var description: String {
         switch (number, id) {
-        case let (number?, id?): "#\(number) \(id.uuidString.prefix(8))"
+        case let (number?, id?): "#\(number) \(id.uuidString.suffix(8))"
         case let (number?, nil): "#\(number)"
-        case let (nil, id?): String(id.uuidString.prefix(8))
+        case let (nil, id?): String(id.uuidString.suffix(8))
         case (nil, nil): "-"
         }
     }

@@ -39,7 +39,7 @@ public struct TransferProgress: Sendable, Hashable {
 }
 
 /// Runs `operation` and reports the progress of every request it sends through a transport
-/// of the package (`URLSession.transport` and any stack built on it) to `observer`.
+/// of the package (a ``NetworkSession``'s transport and any stack built on it) to `observer`.
 ///
 /// ```swift
 /// let response = try await withTransferProgress {

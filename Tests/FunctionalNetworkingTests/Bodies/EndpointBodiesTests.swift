@@ -74,7 +74,8 @@ struct EndpointBodiesTests {
         let upload = Endpoint(method: .put, baseURL: server.baseURL, path: "/backups/today.tar")
             .with(bodyFromFileAt: file, contentType: "application/x-tar")
         #expect(upload.bodyFile == file && upload.body == nil && upload.multipartBody == nil)
-        let transport = makeTestNetworkSession().transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
+        let transport = makeTestNetworkSession().transport(
+            with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
         _ = try await networking(from: transport)(upload).value
         let expected = try Data(contentsOf: file)
         for _ in 0..<2 {

@@ -69,7 +69,8 @@ struct URLRequestBodyTests {
         var form = MultipartFormData()
         form.append(Data(repeating: 0x5A, count: 100_000), named: "blob", filename: "blob.bin")
         let request = try Endpoint(method: .put, baseURL: server.url(for: "/retry")).with(body: form).urlRequest()
-        let transport = makeTestNetworkSession().transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
+        let transport = makeTestNetworkSession().transport(
+            with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
         let (_, response) = try await transport(request)
         #expect((response as? HTTPURLResponse)?.statusCode == 204)
         let attempts = [
@@ -86,7 +87,8 @@ struct URLRequestBodyTests {
         var form = MultipartFormData()
         form.append("kept", named: "field")
         let request = try Endpoint(method: .post, baseURL: origin.url(for: "/upload")).with(body: form).urlRequest()
-        _ = try await makeTestNetworkSession(policy: TransportPolicy(redirects: .follow(allowingCrossOriginBodies: true))).transport(request)
+        _ = try await makeTestNetworkSession(policy: TransportPolicy(redirects: .follow(allowingCrossOriginBodies: true))).transport(
+            request)
         let arrived = try #require(await target.takeRequest(timeout: .seconds(30)))
         #expect(arrived.method == "POST")
         #expect(arrived.formParts?.map(\.bodyText) == ["kept"])

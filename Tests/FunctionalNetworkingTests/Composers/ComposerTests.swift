@@ -31,7 +31,8 @@ struct ComposerTests {
             trace.append("base")
             return (Data(), stubResponse(for: request))
         }
-        let transport = NetworkSession(sending: base).transport(with: .tracing("a", into: trace), .tracing("b", into: trace), .tracing("c", into: trace))
+        let transport = NetworkSession(sending: base).transport(
+            with: .tracing("a", into: trace), .tracing("b", into: trace), .tracing("c", into: trace))
         _ = try await transport(request)
         #expect(trace.values == ["a request", "b request", "c request", "base", "c response", "b response", "a response"])
     }
@@ -95,7 +96,8 @@ struct ComposerTests {
         let echo = stubTransport { request in
             (Data((request.value(forHTTPHeaderField: "Authorization") ?? "none").utf8), stubResponse(for: request))
         }
-        let transport = NetworkSession(sending: echo).transport(with: .modifyingRequest { request in
+        let transport = NetworkSession(sending: echo).transport(
+            with: .modifyingRequest { request in
                 var request = request
                 request.setValue("Bearer abc", forHTTPHeaderField: "Authorization")
                 return request

@@ -72,7 +72,8 @@ struct RequestKeyTests {
         let here = request()
         var elsewhere = here
         elsewhere.url = URL(string: "https://other.test/")
-        try await StoredCookiesMemo.remembering("session=remembered", of: carriers, for: here) {
+        let remembering = RequestContext.current.remembering("session=remembered", of: carriers, for: here)
+        RequestContext.$current.withValue(remembering) {
             #expect(carriers.storedCookies(for: here) == "session=remembered")
             #expect(carriers.storedCookies(for: elsewhere) != "session=remembered")
             let otherStorage = CredentialCarriers(redaction: .default, cookieStorage: URLSessionConfiguration.ephemeral.httpCookieStorage)

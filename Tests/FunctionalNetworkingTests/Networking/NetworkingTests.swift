@@ -25,7 +25,8 @@ struct NetworkingTests {
     }
 
     @Test func aStatusTheStackRefusesIsRejectedOnceWithTheStacksError() async throws {
-        let send = networking(from: NetworkSession(sending: stubTransport(data: Data("busy".utf8), status: 503)).transport(with: .validatingStatus()))
+        let send = networking(
+            from: NetworkSession(sending: stubTransport(data: Data("busy".utf8), status: 503)).transport(with: .validatingStatus()))
         let result = await send(endpoint).result(within: .seconds(30))
         #expect((result.failure as? HTTPStatusError)?.body == Data("busy".utf8))
     }
@@ -34,16 +35,19 @@ struct NetworkingTests {
         let busy = stubTransport(data: Data("busy".utf8), status: 503)
         let plain = networking(from: NetworkSession(sending: busy).transport(with: .validatingStatus()))
         let retried = networking(
-            from: NetworkSession(sending: busy).transport(with: .validatingStatus(), .retry(RetryPolicy(backoff: .immediate), clock: TestClock())))
+            from: NetworkSession(sending: busy).transport(
+                with: .validatingStatus(), .retry(RetryPolicy(backoff: .immediate), clock: TestClock())))
         let listedTheOtherWay = networking(
-            from: NetworkSession(sending: busy).transport(with: .retry(RetryPolicy(backoff: .immediate), clock: TestClock()), .validatingStatus()))
+            from: NetworkSession(sending: busy).transport(
+                with: .retry(RetryPolicy(backoff: .immediate), clock: TestClock()), .validatingStatus()))
         for send in [plain, retried, listedTheOtherWay] {
             let result = await send(endpoint).result(within: .seconds(30))
             #expect((result.failure as? HTTPStatusError)?.status == 503)
         }
         let refused: Transport = { _ in throw URLError(.cannotConnectToHost) }
         for composers: [Composer] in [[], [.retry(RetryPolicy(backoff: .immediate), clock: TestClock())]] {
-            let result = await networking(from: NetworkSession(sending: refused).transport(with: composers))(endpoint).result(within: .seconds(30))
+            let result = await networking(from: NetworkSession(sending: refused).transport(with: composers))(endpoint).result(
+                within: .seconds(30))
             #expect((result.failure as? URLError)?.code == .cannotConnectToHost)
         }
     }
@@ -64,7 +68,8 @@ struct NetworkingTests {
         )
         for composers: [Composer] in [[.authenticated(by: auth), .validatingStatus()], [.validatingStatus(), .authenticated(by: auth)]] {
             await auth.store.store(.bearer("stale"))
-            let data = try await networking(from: NetworkSession(sending: server).transport(with: composers))(endpoint).value(within: .seconds(30))
+            let data = try await networking(from: NetworkSession(sending: server).transport(with: composers))(endpoint).value(
+                within: .seconds(30))
             #expect(data == Data("200".utf8))
         }
         #expect(refreshes.value == 2)

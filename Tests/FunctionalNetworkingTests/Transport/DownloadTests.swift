@@ -134,7 +134,8 @@ struct DownloadTests {
         }
         defer { server.stop() }
         let folder = try Folder()
-        let transport = makeTestNetworkSession().transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
+        let transport = makeTestNetworkSession().transport(
+            with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
         try await download(URLRequest(url: server.url(for: "/flaky")), to: folder.file("f.bin"), through: transport)
         #expect(try Data(contentsOf: folder.file("f.bin")) == body)
         #expect(folder.names == ["f.bin"])

@@ -42,7 +42,8 @@ struct RequestContextTests {
     @Test func aChosenIDIsNotReusedByANestedStack() async throws {
         let outerID = UUID()
         let inner = NetworkSession(sending: echoContext).transport(with: .numbered())
-        let outer = NetworkSession(sending: stubTransport(data: Data())).transport(with: .numbered(),
+        let outer = NetworkSession(sending: stubTransport(data: Data())).transport(
+            with: .numbered(),
             Composer { _ in
                 { request in try await inner(request) }
             })
@@ -52,8 +53,43 @@ struct RequestContextTests {
         #expect(UUID(uuidString: innerID) != nil)
     }
 
-    @Test func theDescriptionIsTheNumberAndTheStartOfTheID() throws {
-        let id = try #require(UUID(uuidString: "3F2A9C1E-0000-4000-8000-000000000000"))
+    @Test func theDescriptionIsTheNumberAndTheEndOfTheIDAsMuchAsTheCallHas() throws {
+        let id = try #require(UUID(uuidString: "00000000-0000-4000-8000-00003F2A9C1E"))
         #expect(RequestContext(id: id, number: 3).description == "#3 3F2A9C1E")
+        #expect(RequestContext(id: id).description == "3F2A9C1E")
+        #expect(RequestContext(number: 3).description == "#3")
+        #expect(RequestContext().description == "-")
+    }
+
+    @Test func theCallsOfOneNumberedStackHaveDescriptionsThatDiffer() async throws {
+        let seen = Collected<String>()
+        let transport = NetworkSession(sending: stubTransport(data: Data())).transport(
+            with: .numbered(),
+            Composer { next in
+                { request in
+                    seen.append(RequestContext.current.description)
+                    return try await next(request)
+                }
+            })
+        for _ in 0..<3 {
+            _ = try await transport(request)
+        }
+        #expect(Set(seen.values.map { $0.split(separator: " ")[1] }).count == 3)
+    }
+
+    @Test func anEntryPointSetsTheEndpointsLimitAndADownloadSaysWhereTo() async throws {
+        let seen = Collected<String>()
+        let transport = NetworkSession(sending: { request in
+            let context = RequestContext.current
+            seen.append(
+                "\(context.maximumResponseSize.map(String.init) ?? "none") \(context.downloadDestination?.lastPathComponent ?? "memory")")
+            return (Data("ok".utf8), stubResponse(for: request))
+        }).transport
+        _ = try await networking(from: transport)(Endpoint(baseURL: URL(string: "https://shop.test")!).with(maximumResponseSize: 64)).value
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("context-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await download(URLRequest(url: URL(string: "https://shop.test/")!), to: file, through: transport)
+        #expect(seen.values == ["64 memory", "none \(file.lastPathComponent)"])
+        #expect(RequestContext.current.maximumResponseSize == nil)
     }
 }

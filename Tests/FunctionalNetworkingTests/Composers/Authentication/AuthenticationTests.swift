@@ -337,7 +337,8 @@ struct AuthenticationTests {
             await store.store(nil)
             return answer
         }
-        let (_, response) = try await NetworkSession(sending: signingOut).transport(with: .authenticated(by: auth))(URLRequest(url: server.url(for: "/")))
+        let (_, response) = try await NetworkSession(sending: signingOut).transport(with: .authenticated(by: auth))(
+            URLRequest(url: server.url(for: "/")))
         #expect((response as? HTTPURLResponse)?.statusCode == 401)
         #expect(refreshes.value == 0)
         #expect(await store.credential == nil)

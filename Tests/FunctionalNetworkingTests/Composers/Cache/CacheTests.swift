@@ -116,7 +116,8 @@ struct CacheTests {
 
     @Test func aResponseMaxAgeOverridesTheHeuristicFreshness() async throws {
         let short = CountingTransport(headers: ["Cache-Control": "public, max-age=5"])
-        let shortTransport = NetworkSession(sending: short.transport).transport(with: .cached(heuristicFreshness: .seconds(60), clock: clock))
+        let shortTransport = NetworkSession(sending: short.transport).transport(
+            with: .cached(heuristicFreshness: .seconds(60), clock: clock))
         let long = CountingTransport(headers: ["cache-control": "max-age=\"120\""])
         let longTransport = NetworkSession(sending: long.transport).transport(with: .cached(heuristicFreshness: .seconds(60), clock: clock))
 
@@ -283,7 +284,8 @@ struct CacheTests {
 
     @Test func theHeadersThatMatterCanBeChosenButCredentialsAlwaysCount() async throws {
         let upstream = CountingTransport()
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(heuristicFreshness: .seconds(60), varyingOn: .only(["X-Tenant"]), clock: clock))
+        let transport = NetworkSession(sending: upstream.transport).transport(
+            with: .cached(heuristicFreshness: .seconds(60), varyingOn: .only(["X-Tenant"]), clock: clock))
 
         _ = try await transport(Self.request("/a", headers: ["X-Tenant": "1", "Authorization": "ada"]))
         _ = try await transport(Self.request("/a", headers: ["X-Tenant": "1", "Authorization": "ada", "Accept": "text/html"]))
@@ -314,7 +316,8 @@ struct CacheTests {
 
     @Test func aCallerNamedHeaderCarriesACredentialToo() async throws {
         let upstream = CountingTransport()
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(heuristicFreshness: .seconds(60), credentials: .default.redactingHeaders("X-Session"), clock: clock))
+        let transport = NetworkSession(sending: upstream.transport).transport(
+            with: .cached(heuristicFreshness: .seconds(60), credentials: .default.redactingHeaders("X-Session"), clock: clock))
 
         _ = try await transport(Self.request("/me", headers: ["X-Session": "ada"]))
         _ = try await transport(Self.request("/me", headers: ["X-Session": "bob"]))
@@ -372,7 +375,8 @@ struct CacheTests {
     @Test func varyCookieIsHonouredWithTheCredentialHeadersLeftToTheCaller() async throws {
         // Even a cache told that no header carries a credential honours the response's Vary.
         let upstream = CountingTransport(headers: ["Vary": "Cookie"])
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .cached(heuristicFreshness: .seconds(60), credentials: .none, cookieStorage: nil, clock: clock))
+        let transport = NetworkSession(sending: upstream.transport).transport(
+            with: .cached(heuristicFreshness: .seconds(60), credentials: .none, cookieStorage: nil, clock: clock))
 
         _ = try await transport(Self.request("/me", headers: ["Cookie": "session=A"]))
         let b = try await transport(Self.request("/me", headers: ["Cookie": "session=B"])).0

@@ -119,7 +119,8 @@ struct CancellationScopeTests {
     }
 
     @Test func aURLErrorCancelledFromBelowBecomesCancellationError() async throws {
-        let transport = NetworkSession(sending: stubTransport { _ in throw URLError(.cancelled) }).transport(with: .cancellable(in: CancellationScope()))
+        let transport = NetworkSession(sending: stubTransport { _ in throw URLError(.cancelled) }).transport(
+            with: .cancellable(in: CancellationScope()))
         await #expect(throws: CancellationError.self) {
             try await transport(URLRequest(url: URL(string: "https://shop.test/")!))
         }

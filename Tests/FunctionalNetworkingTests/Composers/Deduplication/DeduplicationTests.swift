@@ -383,7 +383,8 @@ struct DeduplicationTests {
         let upstream = HeldTransport()
         let store = CredentialStore(.bearer("ada"))
         let auth = Authenticator(store: store, allowedOrigins: [Origin(url: url)!])
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .authenticated(by: auth), .deduplicated(matching: .only(["Accept"])))
+        let transport = NetworkSession(sending: upstream.transport).transport(
+            with: .authenticated(by: auth), .deduplicated(matching: .only(["Accept"])))
 
         let ada = Future { try await transport(self.request()) }
         try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 1 })
@@ -424,7 +425,8 @@ struct DeduplicationTests {
     @Test func cookiesFromTheCookieStorageKeepUsersApart() async throws {
         let upstream = HeldTransport()
         let storage = try #require(URLSessionConfiguration.ephemeral.httpCookieStorage)
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: RequestDeduplicator(cookieStorage: storage)))
+        let transport = NetworkSession(sending: upstream.transport).transport(
+            with: .deduplicated(by: RequestDeduplicator(cookieStorage: storage)))
         func signIn(_ user: String) throws {
             storage.cookies?.forEach(storage.deleteCookie)
             storage.setCookie(try #require(HTTPCookie(properties: [.name: "s", .value: user, .domain: "shop.test", .path: "/"])))

@@ -48,9 +48,11 @@ struct LoggingTests {
         let redaction = Redaction.default.redactingHeaders("X-Api-Key").redactingQueryItems("token")
         let logging = Composer.logged(to: records.append, redaction: redaction)
         let transport = makeTestNetworkSession().transport(with: .numbered(), logging)
-        let leaking = NetworkSession(sending: stubTransport { request in
+        let leaking = NetworkSession(
+            sending: stubTransport { request in
                 throw LeakyError(description: "\(request.url!.absoluteString) with \(request.allHTTPHeaderFields!)")
-            }).transport(with: .numbered(), logging)
+            }
+        ).transport(with: .numbered(), logging)
 
         _ = try await transport(sending(server.url(for: "/account?token=s3cr3t&page=2"), authorization: "Bearer s3cr3t-bearer"))
         _ = try await transport(sending(server.url(for: "/basic?token=s3cr3t"), authorization: "Basic \(basicCredentials)"))
@@ -111,7 +113,7 @@ struct LoggingTests {
         let first = try #require(lines[0].requestID)
         #expect(lines[1].requestID == first)
         #expect(lines[2].requestID != first)
-        #expect(lines[0].message.hasPrefix("→ #1 \(first.uuidString.prefix(8)) GET"))
+        #expect(lines[0].message.hasPrefix("→ #1 \(first.uuidString.suffix(8)) GET"))
     }
 
     @Test func aLoggerListedAboveNumberedStillGetsTheID() async throws {
@@ -149,7 +151,8 @@ struct LoggingTests {
 
     @Test func aStatusErrorFromBelowIsAnErrorCarryingItsStatus() async throws {
         let records = Collected<LogRecord>()
-        let transport = NetworkSession(sending: stubTransport(status: 404)).transport(with: .logged(to: records.append), .validatingStatus())
+        let transport = NetworkSession(sending: stubTransport(status: 404)).transport(
+            with: .logged(to: records.append), .validatingStatus())
         await #expect(throws: HTTPStatusError.self) { try await transport(request) }
         #expect(records.values.last?.level == .error)
         #expect(records.values.last?.status == 404)
@@ -157,7 +160,8 @@ struct LoggingTests {
 
     @Test func aCancelledRequestIsInfoNotError() async throws {
         let records = Collected<LogRecord>()
-        let transport = NetworkSession(sending: stubTransport { _ in throw URLError(.cancelled) }).transport(with: .logged(to: records.append))
+        let transport = NetworkSession(sending: stubTransport { _ in throw URLError(.cancelled) }).transport(
+            with: .logged(to: records.append))
         await #expect(throws: URLError.self) { try await transport(request) }
         #expect(records.values.last?.event == .cancelled)
         #expect(records.values.last?.level == .info)
@@ -215,7 +219,8 @@ struct LoggingTests {
         let logging = Composer.logged(to: records.append, redaction: .default.redactingHeaders("X-Api-Key"))
         _ = try await NetworkSession(sending: stubTransport(data: Data())).transport(with: logging, addKey)(request)
         // Logging placed below the modifier sees the key it adds.
-        _ = try await NetworkSession(sending: stubTransport(data: Data())).transport(with: addKey, Composer(at: .cache, logging.wrapping))(request)
+        _ = try await NetworkSession(sending: stubTransport(data: Data())).transport(with: addKey, Composer(at: .cache, logging.wrapping))(
+            request)
         #expect(records.values.map { $0.requestHeaders["X-Api-Key"] } == [nil, nil, "<redacted>", "<redacted>"])
     }
 }

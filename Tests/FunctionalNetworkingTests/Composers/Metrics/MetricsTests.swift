@@ -68,7 +68,8 @@ struct MetricsTests {
     @Test func failuresAreErrorsAndServerErrorsButNotCancellationsOrClientErrors() async throws {
         let clock = TestClock()
         let recorder = MetricsRecorder()
-        let failing = NetworkSession(sending: stubTransport { _ in throw URLError(.notConnectedToInternet) }).transport(with: .metrics(into: recorder))
+        let failing = NetworkSession(sending: stubTransport { _ in throw URLError(.notConnectedToInternet) }).transport(
+            with: .metrics(into: recorder))
         let cancelled = NetworkSession(sending: stubTransport { _ in throw CancellationError() }).transport(with: .metrics(into: recorder))
         let transport = NetworkSession(sending: timed(on: clock)).transport(with: .metrics(into: recorder, clock: clock))
         await #expect(throws: URLError.self) { try await failing(request()) }
@@ -83,7 +84,8 @@ struct MetricsTests {
     @Test func theSinkGetsAStartAndAnEndWithDurationStatusBytesAndRedactedURL() async throws {
         let clock = TestClock()
         let events = Collected<MetricsEvent>()
-        let transport = NetworkSession(sending: timed(on: clock)).transport(with: .numbered(), .metrics(to: events.append, redaction: .default.redactingQueryItems("token"), clock: clock)
+        let transport = NetworkSession(sending: timed(on: clock)).transport(
+            with: .numbered(), .metrics(to: events.append, redaction: .default.redactingQueryItems("token"), clock: clock)
         )
         var request = request(millis: 120, bytes: 64, status: 201)
         request.url = URL(string: "https://shop.test/orders?token=s3cr3t")
@@ -108,7 +110,8 @@ struct MetricsTests {
 
     @Test func theSinkGetsTheRedactedErrorOfAFailure() async throws {
         let events = Collected<MetricsEvent>()
-        let transport = NetworkSession(sending: stubTransport { _ in throw URLError(.timedOut) }).transport(with: .metrics(to: events.append))
+        let transport = NetworkSession(sending: stubTransport { _ in throw URLError(.timedOut) }).transport(
+            with: .metrics(to: events.append))
         await #expect(throws: URLError.self) { try await transport(request()) }
         guard case .finished(let metrics) = events.values.last else {
             Issue.record("No end event")

@@ -120,7 +120,7 @@ struct NumberingTests {
         #expect(Set(withContext.headers.map { $0.name.lowercased() }) == Set(withoutContext.headers.map { $0.name.lowercased() }))
         for header in withContext.headers {
             #expect(!header.value.localizedCaseInsensitiveContains(id.uuidString))
-            #expect(!header.value.localizedCaseInsensitiveContains(id.uuidString.prefix(8)))
+            #expect(!header.value.localizedCaseInsensitiveContains(id.uuidString.suffix(8)))
         }
         #expect(withContext.target == "/numbered")
         #expect(withContext.body.isEmpty)

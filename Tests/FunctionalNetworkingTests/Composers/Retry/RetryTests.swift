@@ -96,7 +96,8 @@ struct RetryTests {
     }
 
     @Test func aRetryableStatusOnTheLastAttemptIsReturnedAsItCame() async throws {
-        let transport = NetworkSession(sending: stubTransport(data: Data("busy".utf8), status: 503)).transport(with: .retry(policy(2, backoff: .immediate), clock: TestClock()))
+        let transport = NetworkSession(sending: stubTransport(data: Data("busy".utf8), status: 503)).transport(
+            with: .retry(policy(2, backoff: .immediate), clock: TestClock()))
         let (_, response) = try await transport(URLRequest(url: URL(string: "https://shop.test/")!))
         #expect((response as? HTTPURLResponse)?.statusCode == 503)
     }
@@ -108,7 +109,9 @@ struct RetryTests {
             return (Data("ok".utf8), stubResponse(for: request))
         }
         let request = URLRequest(url: URL(string: "https://shop.test/")!)
-        #expect(try await NetworkSession(sending: flaky).transport(with: .retry(policy(backoff: .immediate), clock: TestClock()))(request).0 == Data("ok".utf8))
+        #expect(
+            try await NetworkSession(sending: flaky).transport(with: .retry(policy(backoff: .immediate), clock: TestClock()))(request).0
+                == Data("ok".utf8))
         #expect(attempts.value == 3)
 
         let badURLs = Counter()
@@ -170,7 +173,9 @@ struct RetryTests {
         }
         let policy = RetryPolicy(backoff: .immediate, retriesError: { $0 is Flaky })
         #expect(
-            try await NetworkSession(sending: transport).transport(with: .retry(policy, clock: TestClock()))(URLRequest(url: URL(string: "https://shop.test/")!)).0
+            try await NetworkSession(sending: transport).transport(with: .retry(policy, clock: TestClock()))(
+                URLRequest(url: URL(string: "https://shop.test/")!)
+            ).0
                 == Data("ok".utf8))
         #expect(attempts.value == 2)
         #expect(policy.isRetryable(CancellationError()) == false)
@@ -182,10 +187,12 @@ struct RetryTests {
 
     @Test func aBackoffTooLongForTheSystemsTimersWaitsUntilCancelled() async throws {
         let attempts = Counter()
-        let transport = NetworkSession(sending: stubTransport { _ in
+        let transport = NetworkSession(
+            sending: stubTransport { _ in
                 attempts.increment()
                 throw URLError(.timedOut)
-            }).transport(with: .retry(RetryPolicy(backoff: .constant(.seconds(Int64.max)))))
+            }
+        ).transport(with: .retry(RetryPolicy(backoff: .constant(.seconds(Int64.max)))))
         let call = Future { try await transport(URLRequest(url: URL(string: "https://shop.test/products/7")!)) }
         try await Task.sleep(for: .milliseconds(50))  // the wait has begun by then
         call.cancel()

@@ -107,7 +107,8 @@ struct ThrottlingTests {
 
     @Test func aFailedRequestGivesItsSlotBack() async throws {
         let throttle = RequestThrottle(maxConcurrent: 1)
-        let failing = NetworkSession(sending: stubTransport { _ in throw URLError(.notConnectedToInternet) }).transport(with: .throttled(by: throttle))
+        let failing = NetworkSession(sending: stubTransport { _ in throw URLError(.notConnectedToInternet) }).transport(
+            with: .throttled(by: throttle))
         let working = NetworkSession(sending: stubTransport(data: Data("ok".utf8))).transport(with: .throttled(by: throttle))
 
         await #expect(throws: URLError.self) { try await failing(Self.request("/fails")) }

@@ -36,9 +36,9 @@ struct TimeComposersTests {
         let clock = TestClock()
         let stuck = UncancellableGate()
         let transport = NetworkSession(sending: { request in
-                await stuck.wait()
-                return (Data("late".utf8), stubResponse(for: request))
-            }).transport(with: .timeout(after: .seconds(2), clock: clock))
+            await stuck.wait()
+            return (Data("late".utf8), stubResponse(for: request))
+        }).transport(with: .timeout(after: .seconds(2), clock: clock))
         let call = Future { try await transport(self.request) }
         try await clock.waitForSleepers(count: 1)
         let advanced = ContinuousClock.now
@@ -82,7 +82,8 @@ struct TimeComposersTests {
 
     @Test func timeoutLetsAFastAnswerThrough() async throws {
         let clock = TestClock()
-        let transport = NetworkSession(sending: stubTransport(data: Data("fast".utf8))).transport(with: .timeout(after: .seconds(5), clock: clock))
+        let transport = NetworkSession(sending: stubTransport(data: Data("fast".utf8))).transport(
+            with: .timeout(after: .seconds(5), clock: clock))
         #expect(try await transport(request).0 == Data("fast".utf8))
     }
 
