@@ -206,17 +206,6 @@ extension Endpoint {
         return copy
     }
 
-    /// A copy of this endpoint with `headers` merged in: for each name in `headers`, its
-    /// fields replace the endpoint's fields of that name (see ``HTTPHeaders/merging(_:)``).
-    ///
-    /// - Parameter headers: The fields that win.
-    /// - Returns: The changed copy.
-    public func merging(headers: HTTPHeaders) -> Endpoint {
-        var copy = self
-        copy.headers = copy.headers.merging(headers)
-        return copy
-    }
-
     /// A copy of this endpoint whose body is `value` encoded as JSON, with
     /// `Content-Type: application/json` unless a `Content-Type` is already set.
     ///

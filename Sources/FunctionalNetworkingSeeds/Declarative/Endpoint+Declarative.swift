@@ -3,8 +3,8 @@ import FunctionalNetworking
 
 extension Endpoint {
     /// A copy of this endpoint with the headers written in the builder merged in: for each
-    /// name written, its fields replace the endpoint's fields of that name (see the core's
-    /// `merging(headers:)`); other fields stay.
+    /// name written, its fields replace the endpoint's fields of that name (as the core's
+    /// `HTTPHeaders.merging(_:)` does); other fields stay.
     ///
     /// ```swift
     /// let endpoint = Endpoint.get("products", id, from: shop)
@@ -22,7 +22,9 @@ extension Endpoint {
     ///   ``HeadersBuilder``.
     /// - Returns: The changed copy.
     public func headers(@HeadersBuilder _ content: () -> HTTPHeaders) -> Endpoint {
-        merging(headers: content())
+        var copy = self
+        copy.headers = copy.headers.merging(content())
+        return copy
     }
 
     /// A copy of this endpoint with the query items written in the builder added after the

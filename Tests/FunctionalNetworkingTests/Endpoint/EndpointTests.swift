@@ -180,7 +180,7 @@ struct EndpointTests {
             .setting(header: "Accept", to: "application/json")
             .adding(header: "Accept-Language", value: "en")
             .adding(header: "accept-language", value: "fr")
-            .merging(headers: ["ACCEPT": "text/html"])
+            .setting(header: "ACCEPT", to: "text/html")
         #expect(original == Endpoint(baseURL: shop, path: "/products/"))
         #expect(changed.method == .post)
         #expect(changed.body == Data("{}".utf8))
