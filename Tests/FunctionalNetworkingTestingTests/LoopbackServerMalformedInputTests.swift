@@ -18,27 +18,27 @@ import Testing
     }
 
     @Test(arguments: [
-        "GARBAGE\r\n\r\n",
-        "GET /\r\n\r\n",
-        "GET / HTTP/1.1 extra\r\n\r\n",
-        "GET  / HTTP/1.1\r\n\r\n",
-        "G(T / HTTP/1.1\r\n\r\n",
-        "GET / HTTP/x.y\r\n\r\n",
-        "GET / HTTP/1.1\r\nNo colon here\r\n\r\n",
-        "GET / HTTP/1.1\r\nBad Name: value\r\n\r\n",
-        "GET / HTTP/1.1\r\nHost: x\r\n folded: continuation\r\n\r\n",
-        "POST / HTTP/1.1\r\nContent-Length: abc\r\n\r\n",
-        "POST / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd",
-        "POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n",
-        "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
-        "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n",
-        "\u{1}\u{2}\u{3}\r\n\r\n",
+        EscapedText("GARBAGE\r\n\r\n"),
+        EscapedText("GET /\r\n\r\n"),
+        EscapedText("GET / HTTP/1.1 extra\r\n\r\n"),
+        EscapedText("GET  / HTTP/1.1\r\n\r\n"),
+        EscapedText("G(T / HTTP/1.1\r\n\r\n"),
+        EscapedText("GET / HTTP/x.y\r\n\r\n"),
+        EscapedText("GET / HTTP/1.1\r\nNo colon here\r\n\r\n"),
+        EscapedText("GET / HTTP/1.1\r\nBad Name: value\r\n\r\n"),
+        EscapedText("GET / HTTP/1.1\r\nHost: x\r\n folded: continuation\r\n\r\n"),
+        EscapedText("POST / HTTP/1.1\r\nContent-Length: abc\r\n\r\n"),
+        EscapedText("POST / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd"),
+        EscapedText("POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n"),
+        EscapedText("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"),
+        EscapedText("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n"),
+        EscapedText("\u{1}\u{2}\u{3}\r\n\r\n"),
     ])
-    func answersUnparsableRequestsWith400AndCloses(request: String) throws {
+    func answersUnparsableRequestsWith400AndCloses(request: EscapedText) throws {
         let server = try LoopbackServer { _ in .text("should not be reached") }
         defer { server.stop() }
 
-        let response = try answer(to: request, on: server)
+        let response = try answer(to: request.text, on: server)
 
         #expect(response.status == 400)
         #expect(response.body.text.hasPrefix("Bad request"))

@@ -23,9 +23,9 @@ struct PercentEncodingTests {
     @Test(arguments: [
         ("?", "%3F"), ("#", "%23"), ("%", "%25"), ("/", "%2F"), ("\"", "%22"), ("[", "%5B"),
         ("]", "%5D"), ("\\", "%5C"), ("\n", "%0A"), ("\u{0}", "%00"), ("\u{7F}", "%7F"),
-    ])
-    func encodesCharactersNotAllowedInAPathSegment(character: String, encoded: String) {
-        #expect(PercentEncoding.encodePathSegment(character) == encoded)
+    ].map { (EscapedText($0), $1) })
+    func encodesCharactersNotAllowedInAPathSegment(character: EscapedText, encoded: String) {
+        #expect(PercentEncoding.encodePathSegment(character.text) == encoded)
     }
 
     @Test func keepsUnreservedSubDelimsColonAndAtInPathSegments() {
