@@ -40,6 +40,7 @@ struct ReadmeSamplesTests {
         // Transform the future, bound the wait, and await it.
         let name = try await chosenID.flatMap(loadItem).map { $0.name }.timeout(after: .seconds(30)).value
         server.stop()
+        print(name)  // iPad Pro
 
         #expect(name == "iPad Pro")
         #expect(await server.takeRequest(timeout: .seconds(30))?.path == "/items/7")
