@@ -1,6 +1,7 @@
 import Foundation
 import FunctionalNetworking
 import FunctionalNetworkingTesting
+import Futures
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -75,22 +76,29 @@ struct RequestContextIsolationTests {
 
     @Test func callersJoiningADeduplicatedCallKeepTheirOwnSizeLimits() async throws {
         let upstream = Counter()
-        let session = NetworkSession(sending: { request in
-            upstream.increment()
-            try await Task.sleep(for: .milliseconds(300))  // long enough for the second caller to join
-            return (Data(repeating: UInt8(ascii: "x"), count: 100), stubResponse(for: request))
-        })
-        let send = networking(from: session.transport(with: .deduplicated()))
+        let deduplicator = RequestDeduplicator()
         let report = Endpoint(baseURL: URL(string: "https://shop.test")!, path: "/report")
+        let small = report.with(maximumResponseSize: 50)
         for smallFirst in [true, false] {
-            let small = report.with(maximumResponseSize: 50)
+            // The shared call is held until the second caller has joined it.
+            let gate = Promise<Void>()
+            let session = NetworkSession(sending: { request in
+                upstream.increment()
+                try await gate.value
+                return (Data(repeating: UInt8(ascii: "x"), count: 100), stubResponse(for: request))
+            })
+            let send = networking(from: session.transport(with: .deduplicated(by: deduplicator)))
             let first = send(smallFirst ? small : report)
-            try await Task.sleep(for: .milliseconds(50))
             let second = send(smallFirst ? report : small)
-            let (smallOutcome, largeOutcome) =
-                smallFirst
-                ? (await first.result(within: .seconds(30)), await second.result(within: .seconds(30)))
-                : (await second.result(within: .seconds(30)), await first.result(within: .seconds(30)))
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: .seconds(30))
+            while deduplicator.waitingCount < 2, clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            #expect(deduplicator.waitingCount == 2, "the second caller joined the call the first makes")
+            gate.resolve(with: ())
+            let (firstOutcome, secondOutcome) = (await first.result(within: .seconds(30)), await second.result(within: .seconds(30)))
+            let (smallOutcome, largeOutcome) = smallFirst ? (firstOutcome, secondOutcome) : (secondOutcome, firstOutcome)
             #expect(try largeOutcome.get().count == 100)
             #expect(throws: TransportError.responseTooLarge(limit: 50, url: "https://shop.test/report")) { try smallOutcome.get() }
         }
