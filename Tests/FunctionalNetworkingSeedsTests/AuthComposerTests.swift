@@ -8,7 +8,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-@Suite("AuthComposer (seed 000)")
+@Suite("AuthComposer")
 struct AuthComposerTests {
     let request = URLRequest(url: URL(string: "https://shop.test/account")!)
 

@@ -8,7 +8,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-@Suite("ComposableNetworking (seed 000)")
+@Suite("ComposableNetworking")
 struct ComposableNetworkingTests {
     let request = URLRequest(url: URL(string: "https://shop.test/account")!)
 

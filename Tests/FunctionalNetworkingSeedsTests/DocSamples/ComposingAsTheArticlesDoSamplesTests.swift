@@ -38,7 +38,7 @@ fileprivate struct RootComposer {
     }
 }
 
-@Suite("Samples: Composing networking as the articles do")
+@Suite("Samples: Composing networking from small functions")
 struct ComposingAsTheArticlesDoSamplesTests {
     @Test func theSeedsComposersAuthoriseWhileATokenIsStored() async throws {
         let server = try makeAuthorizationEchoServer()

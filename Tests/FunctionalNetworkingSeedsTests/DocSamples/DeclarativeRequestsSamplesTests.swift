@@ -12,7 +12,7 @@ import FoundationNetworking
 // The samples of FunctionalNetworkingSeeds.docc/DeclarativeRequests.md, as the article shows
 // them, against a LoopbackServer on 127.0.0.1 that plays the article's `api`.
 
-@Suite("Samples: Declarative requests as SwiftyNetworking writes them")
+@Suite("Samples: Declarative requests")
 struct DeclarativeRequestsSamplesTests {
     struct Review: Decodable, Sendable {
         let id: Int

@@ -10,7 +10,7 @@ import FoundationNetworking
 
 // The samples of Futures.docc/ComposingLoaders.md. `Product` (Support/Shop.swift),
 // `Endpoint.product(withID:)`, `URLSession.productNetworking` and `makeProductScreen(forID:)`
-// (SeedTests.swift) are the article's, as written; each step's loader and the article's screen
+// (ProductLoaderTests.swift) are the article's, as written; each step's loader and the article's screen
 // are nested in an enum here, so that they do not clash with the seed tests' own.
 
 fileprivate enum OwningASession {

@@ -10,7 +10,7 @@ import FoundationNetworking
 
 // The samples of FunctionalNetworking.docc/TestingWithoutMocks.md, as the article shows them.
 // `Product`, `Future.value(within:)` (Support/Shop.swift), `ProductLoader` and
-// `Endpoint.product(withID:)` (SeedTests.swift) are the test target's own.
+// `Endpoint.product(withID:)` (ProductLoaderTests.swift) are the test target's own.
 
 fileprivate struct ProductService: Sendable {
     let loadProduct: @Sendable (Product.ID) -> Future<Product>

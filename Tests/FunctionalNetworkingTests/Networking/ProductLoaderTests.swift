@@ -8,8 +8,9 @@ import Testing
 import FoundationNetworking
 #endif
 
-// The seed's code (001, Sundell's "Functional networking in Swift"), as written. UIKit's view
-// controller becomes a plain main-actor class; everything else is the article's.
+// A product loader and its screens, written the functional-networking way: loaders are
+// functions made with `combine` and `chain`, screens receive them as closures. UIKit's view
+// controller is a plain main-actor class here.
 
 extension Endpoint {
     static func product(withID id: Product.ID) -> Endpoint {
@@ -103,8 +104,8 @@ func retargeted(_ networking: @escaping Networking, to base: URL) -> Networking 
     }
 }
 
-@Suite("The seed's functional networking (001)")
-struct SeedTests {
+@Suite("Loaders made with combine and chain, and screens that receive them")
+struct ProductLoaderTests {
     let productJSON = Data(#"{"id":7,"name":"iPad Pro"}"#.utf8)
 
     @Test func everyLoaderFormDecodesTheProductFromStubNetworking() throws {
