@@ -56,7 +56,7 @@ let transfersPage = Page(name: "transfers", title: "Uploads and downloads: a fil
     print("downloading the monthly report to \(destination.lastPathComponent):")
     let receivedMilestones = Milestones()
     let response = try await withTransferProgress {
-        try await download(URLRequest(url: server.url(for: "/reports/monthly.pdf")), to: destination, through: transport)
+        try await download(Endpoint(baseURL: server.baseURL, path: "/reports/monthly.pdf"), to: destination, through: transport)
     } onProgress: { progress in
         if let fraction = progress.fractionReceived, let quarter = receivedMilestones.passed(Int(fraction * 4)), quarter > 0 {
             print("  \(Int(fraction * 100))% (\(progress.bytesReceived) of \(progress.totalBytesToReceive ?? 0) bytes)")

@@ -45,7 +45,7 @@ func transferBenchmarks() {
 
     transferBenchmark("11-download-100MiB.FunctionalNetworking") { running in
         let response = try await download(
-            URLRequest(url: running.server.url(for: "/download")), to: running.destination, through: running.transport)
+            Endpoint(baseURL: running.server.baseURL, path: "/download"), to: running.destination, through: running.transport)
         try TransferFixture.check(response)
         try running.checkDownload()
     }

@@ -4,13 +4,13 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Sends `request` through `transport` and writes the body of its 2xx response to
+/// Sends the request for `endpoint` through `transport` and writes the body of its 2xx response to
 /// `destination`, never holding it in memory; returns the response.
 ///
 /// ```swift
 /// let transport = NetworkSession.shared.transport(with: .authenticated(by: auth), .retry(), .validatingStatus())
 /// let report = FileManager.default.temporaryDirectory.appendingPathComponent("report.pdf")
-/// let response = try await download(URLRequest(url: reportURL), to: report, through: transport)
+/// let response = try await download(Endpoint(baseURL: api, path: "/reports/7.pdf"), to: report, through: transport)
 /// ```
 ///
 /// The request goes through the same composers as any other (authentication, retry, logging,
@@ -33,19 +33,21 @@ import FoundationNetworking
 /// returns for a 2xx response is written to `destination`.
 ///
 /// - Parameters:
-///   - request: The request.
+///   - endpoint: The endpoint to download.
 ///   - destination: A file URL; its directory must exist.
 ///   - transport: A transport from a ``NetworkSession``, composed or not.
 ///   - maximumSize: The most bytes to write; 8 GiB unless you say, `nil` for no limit.
 /// - Returns: The response.
-/// - Throws: ``TransportError/downloadFailed(path:reason:)`` when the file cannot be written,
+/// - Throws: ``Endpoint/Error`` when the endpoint makes no request,
+///   ``TransportError/downloadFailed(path:reason:)`` when the file cannot be written,
 ///   ``TransportError/responseTooLarge(limit:url:)`` over `maximumSize`, and whatever the
 ///   transport throws.
 @discardableResult
 public func download(
-    _ request: URLRequest, to destination: URL, through transport: Transport,
+    _ endpoint: Endpoint, to destination: URL, through transport: Transport,
     maximumSize: Int? = TransportPolicy.defaultMaximumDownloadSize
 ) async throws -> URLResponse {
+    let request = try endpoint.urlRequest()
     guard destination.isFileURL else {
         throw TransportError.downloadFailed(path: destination.absoluteString, reason: "the destination is not a file URL")
     }

@@ -43,7 +43,7 @@ public struct TransferProgress: Sendable, Hashable {
 ///
 /// ```swift
 /// let response = try await withTransferProgress {
-///     try await download(request, to: destination, through: transport)
+///     try await download(report, to: destination, through: transport)
 /// } onProgress: { progress in
 ///     print(progress.bytesReceived, "of", progress.totalBytesToReceive ?? -1)
 /// }

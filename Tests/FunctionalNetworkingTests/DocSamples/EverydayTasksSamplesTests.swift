@@ -134,7 +134,7 @@ struct EverydayTasksSamplesTests {
         let fractions = Collected<Double>()
         @Sendable func showProgress(_ fraction: Double) { fractions.append(fraction) }
 
-        let statement = try Endpoint(baseURL: api, path: "/statements/2026-11.pdf").urlRequest()
+        let statement = Endpoint(baseURL: api, path: "/statements/2026-11.pdf")
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("statement.pdf")
         let downloads = NetworkSession.shared.transport(with: .retry(), .validatingStatus())
         let response = try await withTransferProgress {

@@ -75,7 +75,7 @@ struct TransfersSamplesTests {
 
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("report.pdf")
         let response = try await withTransferProgress {
-            try await download(URLRequest(url: reportURL), to: destination, through: transport)
+            try await download(Endpoint(baseURL: reportURL), to: destination, through: transport)
         } onProgress: { progress in
             if let fraction = progress.fractionReceived { showProgress(fraction) }
         }

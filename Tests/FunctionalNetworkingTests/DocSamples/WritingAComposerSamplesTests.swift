@@ -257,7 +257,7 @@ struct WritingAComposerSamplesTests {
         let downloadID = UUID()
         _ = try await withDocSampleTimeLimit {
             try await RequestContext.withID(downloadID) {
-                try await download(URLRequest(url: server.url(for: "/b")), to: file, through: transport)
+                try await download(Endpoint(baseURL: server.baseURL, path: "/b"), to: file, through: transport)
             }
         }
         #expect(try String(contentsOf: file, encoding: .utf8) == "hello")

@@ -156,7 +156,7 @@ struct CancellationStressTests {
         let transports = sessions.map(\.transport)
         var delivered: Set<String> = []
         for index in 0..<count {
-            let request = URLRequest(url: server.url(for: path(index)))
+            let request = Endpoint(baseURL: server.baseURL, path: path(index))
             let transport = transports[index % transports.count]
             let name = "file-\(index)"
             let destination = folder.appendingPathComponent(name)

@@ -39,7 +39,7 @@ struct DownloadTests {
         defer { server.stop() }
         let folder = try Folder()
         let destination = folder.file("data.bin")
-        let response = try await download(URLRequest(url: server.url(for: "/data")), to: destination, through: makeTestSession().transport)
+        let response = try await download(Endpoint(baseURL: server.baseURL, path: "/data"), to: destination, through: makeTestSession().transport)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(try Data(contentsOf: destination) == body)
         #expect(folder.names == ["data.bin"])
@@ -51,7 +51,7 @@ struct DownloadTests {
         let folder = try Folder()
         let destination = folder.file("f.txt")
         try Data("old, and longer".utf8).write(to: destination)
-        try await download(URLRequest(url: server.url(for: "/f")), to: destination, through: makeTestSession().transport)
+        try await download(Endpoint(baseURL: server.baseURL, path: "/f"), to: destination, through: makeTestSession().transport)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "new")
         #expect(folder.names == ["f.txt"])
     }
@@ -70,7 +70,7 @@ struct DownloadTests {
         let destination = folder.file("big.bin")
         let peakReset = resetPeakResidentMemory()
         let before = residentMemoryBytes() ?? 0
-        try await download(URLRequest(url: server.url(for: "/big")), to: destination, through: makeTestSession(timeout: 60).transport)
+        try await download(Endpoint(baseURL: server.baseURL, path: "/big"), to: destination, through: makeTestSession(timeout: 60).transport)
         let peak = (peakReset ? peakResidentMemoryBytes() : nil) ?? residentMemoryBytes() ?? 0
         let growthMiB = max(0, peak - before) / 1_048_576
         let size = try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber
@@ -90,7 +90,7 @@ struct DownloadTests {
         defer { server.stop() }
         let folder = try Folder()
         let error = await #expect(throws: HTTPStatusError.self) {
-            try await download(URLRequest(url: server.url(for: "/r")), to: folder.file("r.pdf"), through: makeTestSession().transport)
+            try await download(Endpoint(baseURL: server.baseURL, path: "/r"), to: folder.file("r.pdf"), through: makeTestSession().transport)
         }
         #expect(error?.status == 404)
         #expect(error.map { String(decoding: $0.body, as: UTF8.self) } == "no such report")
@@ -109,7 +109,7 @@ struct DownloadTests {
         let received = Collected<Int>()
         let started = Task {
             try await withTransferProgress {
-                try await download(URLRequest(url: server.url(for: "/slow")), to: folder.file("slow.bin"), through: transport)
+                try await download(Endpoint(baseURL: server.baseURL, path: "/slow"), to: folder.file("slow.bin"), through: transport)
             } onProgress: {
                 received.append($0.bytesReceived)
             }
@@ -136,7 +136,7 @@ struct DownloadTests {
         let folder = try Folder()
         let transport = makeTestNetworkSession().transport(
             with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)), .validatingStatus())
-        try await download(URLRequest(url: server.url(for: "/flaky")), to: folder.file("f.bin"), through: transport)
+        try await download(Endpoint(baseURL: server.baseURL, path: "/flaky"), to: folder.file("f.bin"), through: transport)
         #expect(try Data(contentsOf: folder.file("f.bin")) == body)
         #expect(folder.names == ["f.bin"])
         #expect(server.requestCount == 2)
@@ -148,7 +148,7 @@ struct DownloadTests {
         let folder = try Folder()
         let cache = ResponseCache()
         let transport = makeTestNetworkSession().transport(with: .cached(in: cache), .deduplicated())
-        let request = URLRequest(url: server.url(for: "/report"))
+        let request = Endpoint(baseURL: server.baseURL, path: "/report")
         async let first = download(request, to: folder.file("a.txt"), through: transport)
         async let second = download(request, to: folder.file("b.txt"), through: transport)
         _ = try await (first, second)
@@ -163,10 +163,10 @@ struct DownloadTests {
         defer { server.stop() }
         let folder = try Folder()
         let small = makeTestNetworkSession(policy: TransportPolicy(maximumResponseSize: 1_000)).transport
-        try await download(URLRequest(url: server.url(for: "/a")), to: folder.file("a"), through: small)
+        try await download(Endpoint(baseURL: server.baseURL, path: "/a"), to: folder.file("a"), through: small)
         #expect(try Data(contentsOf: folder.file("a")).count == 3_000)
         await #expect(throws: TransportError.self) {
-            try await download(URLRequest(url: server.url(for: "/b")), to: folder.file("b"), through: small, maximumSize: 2_000)
+            try await download(Endpoint(baseURL: server.baseURL, path: "/b"), to: folder.file("b"), through: small, maximumSize: 2_000)
         }
         #expect(folder.names == ["a"])
     }
@@ -176,7 +176,7 @@ struct DownloadTests {
         defer { server.stop() }
         let destination = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/x.txt")
         let error = await #expect(throws: TransportError.self) {
-            try await download(URLRequest(url: server.url(for: "/x")), to: destination, through: makeTestSession().transport)
+            try await download(Endpoint(baseURL: server.baseURL, path: "/x"), to: destination, through: makeTestSession().transport)
         }
         #expect(
             error.map(String.init(describing:))?.hasPrefix("The download to \(destination.path) failed: cannot create a file in") == true)
@@ -187,7 +187,7 @@ struct DownloadTests {
         let stub: Transport = { request in
             (Data("stubbed".utf8), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!)
         }
-        try await download(URLRequest(url: URL(string: "http://127.0.0.1:1/s")!), to: folder.file("s"), through: stub)
+        try await download(Endpoint(baseURL: URL(string: "http://127.0.0.1:1/s")!), to: folder.file("s"), through: stub)
         #expect(try String(contentsOf: folder.file("s"), encoding: .utf8) == "stubbed")
     }
 
@@ -197,7 +197,7 @@ struct DownloadTests {
         let folder = try Folder()
         let error = await #expect(throws: TransportError.self) {
             try await download(
-                URLRequest(url: server.url(for: "/endless")), to: folder.file("endless"), through: makeTestSession().transport,
+                Endpoint(baseURL: server.baseURL, path: "/endless"), to: folder.file("endless"), through: makeTestSession().transport,
                 maximumSize: 4 * 1_048_576)
         }
         guard case .responseTooLarge(let limit, _) = error else {
@@ -215,7 +215,7 @@ struct DownloadTests {
         }
         await #expect(throws: TransportError.self) {
             try await download(
-                URLRequest(url: URL(string: "http://127.0.0.1:1/s")!), to: folder.file("s"), through: stub, maximumSize: 2_000)
+                Endpoint(baseURL: URL(string: "http://127.0.0.1:1/s")!), to: folder.file("s"), through: stub, maximumSize: 2_000)
         }
         #expect(folder.names.isEmpty)
     }

@@ -53,7 +53,7 @@ struct RequestContextIsolationTests {
         let folder = try DownloadTests.Folder()
         let destination = folder.file("report.txt")
         try await download(
-            URLRequest(url: server.url(for: "/report")), to: destination,
+            Endpoint(baseURL: server.baseURL, path: "/report"), to: destination,
             through: session.transport(with: .authenticated(by: auth), .validatingStatus()))
         #expect(try String(contentsOf: destination, encoding: .utf8) == "the report, for the holder of the fresh token")
         #expect(refreshes.value == 1)
@@ -116,7 +116,7 @@ struct RequestContextIsolationTests {
         #expect(String(decoding: try await send(report).value(within: .seconds(30)), as: UTF8.self) == "the quarterly report")
         let folder = try DownloadTests.Folder()
         let destination = folder.file("report.txt")
-        try await download(URLRequest(url: server.url(for: "/report")), to: destination, through: transport)
+        try await download(Endpoint(baseURL: server.baseURL, path: "/report"), to: destination, through: transport)
         #expect(String(decoding: try await send(report).value(within: .seconds(30)), as: UTF8.self) == "the quarterly report")
 
         #expect(try String(contentsOf: destination, encoding: .utf8) == "the quarterly report")

@@ -88,7 +88,7 @@ struct RequestContextTests {
         _ = try await networking(from: transport)(Endpoint(baseURL: URL(string: "https://shop.test")!).with(maximumResponseSize: 64)).value
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("context-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: file) }
-        try await download(URLRequest(url: URL(string: "https://shop.test/")!), to: file, through: transport)
+        try await download(Endpoint(baseURL: URL(string: "https://shop.test/")!), to: file, through: transport)
         #expect(seen.values == ["64 memory", "none \(file.lastPathComponent)"])
         #expect(RequestContext.current.maximumResponseSize == nil)
     }

@@ -19,7 +19,7 @@ struct TransferFileTests {
         defer { server.stop() }
         let folder = try DownloadTests.Folder()
         let destination = folder.file(name)
-        try await download(URLRequest(url: server.url(for: "/long")), to: destination, through: makeTestSession().transport)
+        try await download(Endpoint(baseURL: server.baseURL, path: "/long"), to: destination, through: makeTestSession().transport)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "long")
         #expect(folder.names == [name])
     }
@@ -31,7 +31,7 @@ struct TransferFileTests {
         let destination = folder.file("secret.txt")
         try Data("old".utf8).write(to: destination)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: destination.path)
-        try await download(URLRequest(url: server.url(for: "/s")), to: destination, through: makeTestSession().transport)
+        try await download(Endpoint(baseURL: server.baseURL, path: "/s"), to: destination, through: makeTestSession().transport)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "new secret")
         let permissions = try FileManager.default.attributesOfItem(atPath: destination.path)[.posixPermissions] as? NSNumber
         #expect(permissions?.intValue == 0o600)
@@ -45,7 +45,7 @@ struct TransferFileTests {
         let stub: Transport = { request in
             (Data("stubbed".utf8), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!)
         }
-        try await download(URLRequest(url: URL(string: "http://127.0.0.1:1/s")!), to: destination, through: stub)
+        try await download(Endpoint(baseURL: URL(string: "http://127.0.0.1:1/s")!), to: destination, through: stub)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "stubbed")
         let permissions = try FileManager.default.attributesOfItem(atPath: destination.path)[.posixPermissions] as? NSNumber
         #expect(permissions?.intValue == 0o640)

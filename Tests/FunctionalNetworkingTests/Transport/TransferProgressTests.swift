@@ -24,7 +24,7 @@ struct TransferProgressTests {
         let folder = try DownloadTests.Folder()
         let seen = Seen()
         _ = try await withTransferProgress {
-            try await download(URLRequest(url: server.url(for: "/p")), to: folder.file("p"), through: makeTestSession().transport)
+            try await download(Endpoint(baseURL: server.baseURL, path: "/p"), to: folder.file("p"), through: makeTestSession().transport)
         } onProgress: {
             seen.append($0)
         }
@@ -105,7 +105,7 @@ struct TransferProgressTests {
         let folder = try DownloadTests.Folder()
         let seen = Seen()
         _ = try await withTransferProgress {
-            try await download(URLRequest(url: server.url(for: "/start")), to: folder.file("b"), through: makeTestSession().transport)
+            try await download(Endpoint(baseURL: server.baseURL, path: "/start"), to: folder.file("b"), through: makeTestSession().transport)
         } onProgress: {
             seen.append($0)
         }

@@ -241,7 +241,7 @@ struct WireCheckTests {
         defer { try? FileManager.default.removeItem(at: destination) }
         let request = Self.request(listener, "x")
         await #expect(throws: TransportError.invalidContentLength("5, 13", url: try #require(request.url).absoluteString)) {
-            try await download(request, to: destination, through: URLSession.shared.transport)
+            try await download(Endpoint(baseURL: try #require(request.url)), to: destination, through: URLSession.shared.transport)
         }
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
@@ -256,7 +256,7 @@ struct WireCheckTests {
         defer { try? FileManager.default.removeItem(at: destination) }
         try Data("kept".utf8).write(to: destination)
         await #expect(throws: TransportError.self) {
-            try await download(Self.request(listener, "x"), to: destination, through: URLSession.shared.transport)
+            try await download(Endpoint(baseURL: try #require(Self.request(listener, "x").url)), to: destination, through: URLSession.shared.transport)
         }
         #expect(try String(contentsOf: destination, encoding: .utf8) == "kept")
     }
