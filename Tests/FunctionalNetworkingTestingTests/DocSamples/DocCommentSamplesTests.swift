@@ -1,8 +1,9 @@
 import Foundation
 import FunctionalNetworking
-@testable import FunctionalNetworkingTesting
 import Futures
 import Testing
+
+@testable import FunctionalNetworkingTesting
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -80,10 +81,12 @@ struct LoopbackServerBodyRecordingDocCommentSamplesTests {
 @Suite("Doc-comment samples: LoopbackServer+Header.swift")
 struct LoopbackServerHeaderDocCommentSamplesTests {
     @Test func aRepeatedHeaderIsSentOnceForEachValue() async throws {
-        let response = LoopbackServer.Response.text("hi", headers: [
-            .init("Set-Cookie", "a=1"),
-            .init("Set-Cookie", "b=2"),
-        ])
+        let response = LoopbackServer.Response.text(
+            "hi",
+            headers: [
+                .init("Set-Cookie", "a=1"),
+                .init("Set-Cookie", "b=2"),
+            ])
 
         #expect(response.headers.filter { $0.name == "Set-Cookie" }.map(\.value) == ["a=1", "b=2"])
     }
@@ -386,7 +389,8 @@ struct StubsDocCommentSamplesTests {
 
     @Test func aStubTransportAnswersByRequest() async throws {
         let transport = stubTransport { request in
-            request.url?.path == "/products/7" ? (productJSON, stubResponse(for: request)) : (Data(), stubResponse(for: request, status: 404))
+            request.url?.path == "/products/7"
+                ? (productJSON, stubResponse(for: request)) : (Data(), stubResponse(for: request, status: 404))
         }
 
         let product: Product = try await networking(from: transport)(.product(withID: 7)).decoded().value
