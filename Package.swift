@@ -25,14 +25,14 @@ let package = Package(
             dependencies: ["Futures", "FunctionalNetworking", "FunctionalNetworkingTesting", "FunctionalNetworkingSeeds"],
             path: "Playgrounds"
         ),
-        .testTarget(name: "FuturesTests", dependencies: ["Futures", "FunctionalNetworkingTesting"]),
+        .testTarget(name: "FuturesTests", dependencies: ["Futures", "FunctionalNetworking", "FunctionalNetworkingTesting"]),
         .testTarget(
             name: "FunctionalNetworkingTests",
             dependencies: ["FunctionalNetworking", "FunctionalNetworkingTesting", "Futures"]
         ),
         .testTarget(
             name: "FunctionalNetworkingTestingTests",
-            dependencies: ["FunctionalNetworkingTesting"]
+            dependencies: ["FunctionalNetworkingTesting", "FunctionalNetworking", "Futures"]
         ),
         .testTarget(
             name: "FunctionalNetworkingSeedsTests",

@@ -85,9 +85,10 @@ PY
 done
 
 printf '==> Samples (at %ds)\n' "$((SECONDS - started))"
-# Every ```swift block of the README and the articles appears, line by line, in one test file
-# (leading whitespace, blank lines and a leading `private`/`fileprivate` ignored), so a sample
-# cannot change without the test that compiles and runs it. Samples live in Tests/*/DocSamples/;
+# Every ```swift block of the README, the articles and the `///` comments of Sources/ appears,
+# line by line, in one test file (leading whitespace, blank lines and a leading
+# `private`/`fileprivate` ignored), so a sample cannot change without the test that compiles
+# and runs it. Samples live in Tests/*/DocSamples/;
 # a few declarations of the seed's code (`URLSession.productNetworking`…) are the test target's
 # own, in SeedTests.swift and Support/, and are found there. A block whose first line is
 # `// Package.swift` is a manifest fragment, which no test can compile, and is skipped; so is
@@ -132,6 +133,32 @@ for document in documents:
         if sample and not any(contains(lines, sample) for lines in tests.values()):
             line = text.count("\n", 0, match.start()) + 1
             stale.append(f"{document}:{line}")
+# The ```swift blocks of the `///` doc comments of Sources/, under the same rule: a block starts
+# at a `/// ```swift` line and ends at the next `/// ```` line; each line loses its `///` and
+# one space.
+comment_count, comment_stale = 0, 0
+for path in sorted(glob.glob("Sources/**/*.swift", recursive=True)):
+    with open(path) as file:
+        source_lines = file.read().splitlines()
+    index = 0
+    while index < len(source_lines):
+        if source_lines[index].strip() != "/// ```swift":
+            index += 1
+            continue
+        opening, block = index + 1, []
+        index += 1
+        while index < len(source_lines) and source_lines[index].strip() != "/// ```":
+            line = source_lines[index].strip()
+            line = line[3:] if line.startswith("///") else line
+            block.append(line[1:] if line.startswith(" ") else line)
+            index += 1
+        index += 1
+        comment_count += 1
+        sample = lines_of("\n".join(block))
+        if sample and not any(contains(lines, sample) for lines in tests.values()):
+            stale.append(f"{path}:{opening}")
+            comment_stale += 1
+print(f"{comment_count} doc-comment samples, {comment_count - comment_stale} found in a test.")
 if stale:
     print("error: samples not found verbatim in any test file:", file=sys.stderr)
     for entry in stale:

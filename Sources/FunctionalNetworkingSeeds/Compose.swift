@@ -3,7 +3,9 @@
 /// Composes two functions: the result runs `first`, then `second` on its output.
 ///
 /// The operation of `Futures`' `chain(_:to:)`, under the name and argument order of "Building
-/// networking layer using functions", so that its code compiles as written:
+/// networking layer using functions", so that its code compiles as written (the article's own
+/// use, a request modifier composed with a transport, is the `async` overload's). On two plain
+/// functions:
 ///
 /// ```swift
 /// let describe = compose({ (id: Int) in "/products/\(id)" }, { path in path.count })

@@ -11,7 +11,9 @@ extension LoopbackServer {
     ///
     /// ```swift
     /// let server = try LoopbackServer(bodyRecording: .digestOnly) { _ in .status(201) }
-    /// // … upload the file at `archiveURL` …
+    /// var upload = URLRequest(url: server.url(for: "/archive"))
+    /// upload.httpMethod = "PUT"
+    /// _ = try await session.upload(for: upload, fromFile: archiveURL)
     /// let request = try #require(await server.takeRequest())
     /// #expect(request.bodyDigest == (try LoopbackServer.BodyDigest(contentsOf: archiveURL)))
     /// ```

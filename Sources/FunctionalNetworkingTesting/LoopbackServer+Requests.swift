@@ -58,7 +58,10 @@ extension LoopbackServer {
     ///
     /// ```swift
     /// server.dispatcher = { _ in .text("ok").delayed(by: .milliseconds(200)) }
-    /// // … fire 10 requests at once …
+    /// try await withThrowingTaskGroup(of: Void.self) { group in
+    ///     for _ in 0..<10 { group.addTask { _ = try await session.data(from: server.url(for: "/")) } }
+    ///     try await group.waitForAll()
+    /// }
     /// #expect(server.peakConcurrentRequests == 10)
     /// ```
     public var peakConcurrentRequests: Int {

@@ -14,7 +14,7 @@ extension LoopbackServer {
     /// ```swift
     /// server.enqueue(.json(#"{"id": 1}"#))
     /// server.enqueue(.text("slow", status: 200).delayed(by: .milliseconds(200)))
-    /// server.enqueue(Response(status: 503, headers: [.init("Retry-After", "1")]))
+    /// server.enqueue(LoopbackServer.Response(status: 503, headers: [.init("Retry-After", "1")]))
     /// server.enqueue(.status(200).withFault(.closeMidBody))
     /// ```
     public struct Response: Sendable, Equatable {

@@ -60,8 +60,8 @@ extension LoopbackServer {
     /// endless body without holding it in memory.
     ///
     /// ```swift
-    /// server.enqueue(Response(body: Data(count: 1_048_576)).repeated(.times(200)))   // 200 MiB
-    /// server.enqueue(Response(body: Data(count: 65_536)).repeated(.forever))         // never ends
+    /// server.enqueue(LoopbackServer.Response(body: Data(count: 1_048_576)).repeated(.times(200)))   // 200 MiB
+    /// server.enqueue(LoopbackServer.Response(body: Data(count: 65_536)).repeated(.forever))          // never ends
     /// ```
     public enum Repetition: Sendable, Hashable {
         /// The body once, with `Content-Length` (the default).

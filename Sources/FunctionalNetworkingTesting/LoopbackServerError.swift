@@ -10,6 +10,7 @@ import Darwin
 /// do {
 ///     let server = try LoopbackServer()
 ///     defer { server.stop() }
+///     #expect(server.isRunning)
 /// } catch let error as LoopbackServerError {
 ///     Issue.record("\(error)")
 /// }

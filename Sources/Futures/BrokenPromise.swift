@@ -4,7 +4,7 @@
 /// get this error. In debug builds it names where the promise was created, which is where to
 /// look for the missing `resolve` or `reject`:
 ///
-/// ```swift
+/// ```
 /// // A promise was dropped before it was completed (created at MyApp/Loader.swift:42).
 /// ```
 public struct BrokenPromise: Error, Sendable, Equatable, CustomStringConvertible {

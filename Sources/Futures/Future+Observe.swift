@@ -7,7 +7,7 @@ extension Future {
     ///
     /// ```swift
     /// loader(id).observe(on: .main) { result in
-    ///     label.text = (try? result.get())?.name
+    ///     MainActor.assumeIsolated { label.text = (try? result.get())?.name }
     /// }
     /// ```
     ///

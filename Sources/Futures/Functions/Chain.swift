@@ -46,8 +46,8 @@ public func chain<A, B, C>(
 /// Chains two asynchronous steps: the value of `inner`'s future feeds `outer`.
 ///
 /// ```swift
-/// let loadReviews = chain(loadProduct, to: { product in loadReviews(for: product) })
-/// let reviews: Future<[Review]> = loadReviews(7)
+/// let loadProductReviews = chain(loadProduct, to: { product in loadReviews(for: product) })
+/// let reviews: Future<[Review]> = loadProductReviews(7)
 /// ```
 ///
 /// - Parameters:

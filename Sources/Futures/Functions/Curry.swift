@@ -6,7 +6,7 @@
 /// Curried functions partially apply by calling them, and chain with ``chain(_:to:)-1v2cu``:
 ///
 /// ```swift
-/// func load(_ shop: URL, _ id: Product.ID) -> Future<Product> { … }
+/// func load(_ shop: URL, _ id: Product.ID) -> Future<Product> { fetchProduct(id, from: shop) }
 /// let loadFromShop = curry(load)(shopURL)   // (Product.ID) -> Future<Product>
 /// ```
 ///
