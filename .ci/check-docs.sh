@@ -90,7 +90,7 @@ printf '==> Samples (at %ds)\n' "$((SECONDS - started))"
 # `private`/`fileprivate` ignored), so a sample cannot change without the test that compiles
 # and runs it. Samples live in Tests/*/DocSamples/;
 # a few declarations of the seed's code (`URLSession.productNetworking`…) are the test target's
-# own, in SeedTests.swift and Support/, and are found there. A block whose first line is
+# own, in ProductLoaderTests.swift and Support/, and are found there. A block whose first line is
 # `// Package.swift` is a manifest fragment, which no test can compile, and is skipped; so is
 # the README's list of imports (only `import` and `#if canImport` lines), which a test file
 # cannot hold verbatim above its own `import Testing`. .ci/check-readme.sh compiles both.

@@ -20,10 +20,11 @@ struct PercentEncodingTests {
         #expect(PercentEncoding.encodePathSegment("e\u{301}") == "e%CC%81")
     }
 
-    @Test(arguments: [
-        ("?", "%3F"), ("#", "%23"), ("%", "%25"), ("/", "%2F"), ("\"", "%22"), ("[", "%5B"),
-        ("]", "%5D"), ("\\", "%5C"), ("\n", "%0A"), ("\u{0}", "%00"), ("\u{7F}", "%7F"),
-    ].map { (EscapedText($0), $1) })
+    @Test(
+        arguments: [
+            ("?", "%3F"), ("#", "%23"), ("%", "%25"), ("/", "%2F"), ("\"", "%22"), ("[", "%5B"),
+            ("]", "%5D"), ("\\", "%5C"), ("\n", "%0A"), ("\u{0}", "%00"), ("\u{7F}", "%7F"),
+        ].map { (EscapedText($0), $1) })
     func encodesCharactersNotAllowedInAPathSegment(character: EscapedText, encoded: String) {
         #expect(PercentEncoding.encodePathSegment(character.text) == encoded)
     }

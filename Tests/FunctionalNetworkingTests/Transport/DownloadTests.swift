@@ -39,7 +39,8 @@ struct DownloadTests {
         defer { server.stop() }
         let folder = try Folder()
         let destination = folder.file("data.bin")
-        let response = try await download(Endpoint(baseURL: server.baseURL, path: "/data"), to: destination, through: makeTestSession().transport)
+        let response = try await download(
+            Endpoint(baseURL: server.baseURL, path: "/data"), to: destination, through: makeTestSession().transport)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(try Data(contentsOf: destination) == body)
         #expect(folder.names == ["data.bin"])
@@ -70,7 +71,8 @@ struct DownloadTests {
         let destination = folder.file("big.bin")
         let peakReset = resetPeakResidentMemory()
         let before = residentMemoryBytes() ?? 0
-        try await download(Endpoint(baseURL: server.baseURL, path: "/big"), to: destination, through: makeTestSession(timeout: 60).transport)
+        try await download(
+            Endpoint(baseURL: server.baseURL, path: "/big"), to: destination, through: makeTestSession(timeout: 60).transport)
         let peak = (peakReset ? peakResidentMemoryBytes() : nil) ?? residentMemoryBytes() ?? 0
         let growthMiB = max(0, peak - before) / 1_048_576
         let size = try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber
@@ -90,7 +92,8 @@ struct DownloadTests {
         defer { server.stop() }
         let folder = try Folder()
         let error = await #expect(throws: HTTPStatusError.self) {
-            try await download(Endpoint(baseURL: server.baseURL, path: "/r"), to: folder.file("r.pdf"), through: makeTestSession().transport)
+            try await download(
+                Endpoint(baseURL: server.baseURL, path: "/r"), to: folder.file("r.pdf"), through: makeTestSession().transport)
         }
         #expect(error?.status == 404)
         #expect(error.map { String(decoding: $0.body, as: UTF8.self) } == "no such report")

@@ -105,7 +105,8 @@ struct TransferProgressTests {
         let folder = try DownloadTests.Folder()
         let seen = Seen()
         _ = try await withTransferProgress {
-            try await download(Endpoint(baseURL: server.baseURL, path: "/start"), to: folder.file("b"), through: makeTestSession().transport)
+            try await download(
+                Endpoint(baseURL: server.baseURL, path: "/start"), to: folder.file("b"), through: makeTestSession().transport)
         } onProgress: {
             seen.append($0)
         }

@@ -256,7 +256,8 @@ struct WireCheckTests {
         defer { try? FileManager.default.removeItem(at: destination) }
         try Data("kept".utf8).write(to: destination)
         await #expect(throws: TransportError.self) {
-            try await download(Endpoint(baseURL: try #require(Self.request(listener, "x").url)), to: destination, through: URLSession.shared.transport)
+            try await download(
+                Endpoint(baseURL: try #require(Self.request(listener, "x").url)), to: destination, through: URLSession.shared.transport)
         }
         #expect(try String(contentsOf: destination, encoding: .utf8) == "kept")
     }
