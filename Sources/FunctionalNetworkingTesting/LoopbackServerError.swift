@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 
+import Foundation
+
 /// Why a ``LoopbackServer`` could not start.
 ///
 /// ```swift
@@ -30,4 +32,9 @@ public enum LoopbackServerError: Error, Equatable, CustomStringConvertible {
             return "LoopbackServer: \(operation) failed: \(message) (errno \(code))"
         }
     }
+}
+
+extension LoopbackServerError: LocalizedError {
+    /// The same words as `description`, so that `localizedDescription` says them too.
+    public var errorDescription: String? { description }
 }

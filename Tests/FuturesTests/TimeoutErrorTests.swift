@@ -4,6 +4,6 @@ import Testing
 @Suite("TimeoutError")
 struct TimeoutErrorTests {
     @Test func descriptionSaysWhatHappenedInWords() {
-        #expect(TimeoutError(limit: "3.0 seconds").description == "The operation did not complete within 3.0 seconds.")
+        #expect(TimeoutError(limit: .seconds(3)).description == "The operation did not complete within 3.0 seconds.")
     }
 }

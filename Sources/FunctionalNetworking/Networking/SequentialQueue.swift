@@ -105,3 +105,8 @@ public struct SequentialQueue: Sendable {
         }
     }
 }
+
+extension SequentialQueue.Failure: LocalizedError {
+    /// The same words as `description`, so that `localizedDescription` says them too.
+    public var errorDescription: String? { description }
+}

@@ -35,7 +35,7 @@ struct ErrorWordsTests {
             Redaction.default.describe(Self.refused),
             Redaction.default.describe(Wrapped()),
             String(describing: HTTPStatusError(status: 500, body: Data(#"{"token":"t0k-S3CRET"}"#.utf8), url: Self.leakyURL)),
-            String(describing: TimeoutError(limit: "2.0 seconds")),
+            String(describing: TimeoutError(limit: .seconds(2))),
         ]
         for text in texts {
             #expect(Self.leaks(text).isEmpty, "\(text)")

@@ -182,7 +182,7 @@ struct RetryTests {
     }
 
     @Test func theTimeoutComposersErrorIsRetriedLikeATimedOutRequest() {
-        #expect(RetryPolicy.default.isRetryable(TimeoutError(limit: "1.0 seconds")))
+        #expect(RetryPolicy.default.isRetryable(TimeoutError(limit: .seconds(1))))
     }
 
     @Test func aBackoffTooLongForTheSystemsTimersWaitsUntilCancelled() async throws {
