@@ -1,10 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-import Foundation
 
 /// Why a ``LoopbackServer`` could not start.
 ///

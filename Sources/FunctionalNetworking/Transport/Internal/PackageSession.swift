@@ -92,7 +92,8 @@ final class PackageSession: Sendable {
 
     /// The credentials `request` carried that `next`, the request a redirect to another origin
     /// sends, does not: `nil` when it dropped none.
-    static func droppedCredentials(from request: URLRequest, to next: URLRequest, policy: TransportPolicy) -> CredentialsDroppedByRedirect? {
+    static func droppedCredentials(from request: URLRequest, to next: URLRequest, policy: TransportPolicy) -> CredentialsDroppedByRedirect?
+    {
         let kept = Set((next.allHTTPHeaderFields ?? [:]).keys.map { $0.lowercased() })
         let names = (request.allHTTPHeaderFields ?? [:]).keys
             .filter { policy.redaction.carriesCredential(lowercased: $0.lowercased()) && !kept.contains($0.lowercased()) }
