@@ -75,7 +75,9 @@ struct PlatformErrorTests {
             _ = try await makeTestSession().transport(URLRequest(url: url))
         }
         #expect(error?.urlError?.code == .cannotConnectToHost || error?.urlError?.code == .networkConnectionLost)
-        let text = String(describing: error) + String(describing: error?.urlError)
+        var dumped = ""
+        dump(error, to: &dumped)
+        let text = String(describing: error) + String(describing: error?.urlError) + dumped
         #expect(!text.contains("pa55word"))
         #expect(!text.contains("t0k-S3CRET"))
     }
