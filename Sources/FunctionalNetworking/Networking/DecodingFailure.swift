@@ -23,13 +23,18 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
     /// came with their response (an ``Endpoint/Response`` or an ``HTTPStatusError``); `nil` for
     /// bare bytes, such as those of `Future<Data>.decoded()`.
     public let url: String?
+    /// Where the description says the problem is, when not at ``codingPath``: the object that
+    /// lacks a missing key (`items[2]` for the key `items[2].name`).
+    private let place: String?
 
     /// Creates a failure from its parts.
     init(
         typeName: String, codingPath: String, reason: String, bodyPreview: String = "", contentType: String? = nil,
-        url: String? = nil
+        url: String? = nil,
+        place: String? = nil
     ) {
         self.url = url
+        self.place = place
         self.typeName = typeName
         self.codingPath = codingPath
         self.reason = reason
@@ -45,7 +50,8 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
     /// Could not decode Product: the data is not valid JSON (the body is not JSON at all) at the top level. Content-Type: text/html; body: <html><h1>Bad gateway</h1>…
     /// ```
     public var description: String {
-        let place = codingPath.isEmpty ? "at the top level" : "at \(codingPath)"
+        let path = place ?? codingPath
+        let place = path.isEmpty ? "at the top level" : "at \(path)"
         let source = url.map { " from \($0)" } ?? ""
         var text = "Could not decode \(typeName)\(source): \(reason) \(place)."
         if isNotJSON {
@@ -96,9 +102,11 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
     init(_ error: DecodingError, decoding type: Any.Type, body: Data, contentType: String? = nil, url: URL? = nil) {
         let path: [any CodingKey]
         let reason: String
+        var place: String?
         switch error {
         case .keyNotFound(let key, let context):
             path = context.codingPath + [key]
+            place = Self.render(context.codingPath)
             reason = "the key \"\(key.stringValue)\" is missing"
         case .valueNotFound(let expected, let context):
             path = context.codingPath
@@ -125,7 +133,8 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
             reason: reason,
             bodyPreview: RedactBody.preview(of: body, limit: 200),
             contentType: contentType,
-            url: url.map { Redaction.default.redact($0) }
+            url: url.map { Redaction.default.redact($0) },
+            place: place
         )
     }
 

@@ -42,7 +42,7 @@ struct EightMistakesTests {
         let product: Future<Product> = Self.send()(Endpoint(baseURL: server.baseURL, path: "/products/7")).decoded()
         let error = try await Self.failure(of: product)
         #expect(error is DecodingFailure)
-        Self.expectWords(error, #"Could not decode Product: the key "name" is missing at name."#)
+        Self.expectWords(error, #"Could not decode Product: the key "name" is missing at the top level."#)
     }
 
     @Test func a404NamesTheStatusAndTheURL() async throws {
