@@ -1,3 +1,5 @@
+import Foundation
+
 /// The errors of ``AuthComposer`` and ``ComposableNetworking``.
 public enum ComposableNetworkingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An authorised request was made while no bearer token was stored.
@@ -10,4 +12,9 @@ public enum ComposableNetworkingError: Error, Sendable, Equatable, CustomStringC
             "The request needs a bearer token, but none is stored (sign in first)."
         }
     }
+}
+
+extension ComposableNetworkingError: LocalizedError {
+    /// The same words as `description`, so that `localizedDescription` says them too.
+    public var errorDescription: String? { description }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,4 +33,9 @@ public enum LoopbackServerError: Error, Equatable, CustomStringConvertible {
             return "LoopbackServer: \(operation) failed: \(message) (errno \(code))"
         }
     }
+}
+
+extension LoopbackServerError: LocalizedError {
+    /// The same words as `description`, so that `localizedDescription` says them too.
+    public var errorDescription: String? { description }
 }

@@ -206,3 +206,8 @@ public final class TestClock: Clock, @unchecked Sendable {
         return satisfied
     }
 }
+
+extension TestClock.SleepersTimeout: LocalizedError {
+    /// The same words as `description`, so that `localizedDescription` says them too.
+    public var errorDescription: String? { description }
+}

@@ -17,15 +17,15 @@ extension Future {
     ///     clocks cannot schedule a later deadline).
     ///   - clock: The clock that measures it; `ContinuousClock` unless you pass another.
     /// - Returns: A derived future with this future's result, or ``TimeoutError``.
-    public final func timeout<C: Clock>(
-        after duration: C.Duration,
-        clock: C = ContinuousClock()
+    public final func timeout(
+        after duration: Duration,
+        clock: some Clock<Duration> = ContinuousClock()
     ) -> Future<Value> {
         let derived = Future<Value>(derivedFrom: self)
         let deadline = clock.now.advanced(by: schedulable(duration))
         let timer = Task {
             try await clock.sleep(until: deadline, tolerance: nil)
-            if derived.settle(with: .failure(TimeoutError(limit: String(describing: duration)))) {
+            if derived.settle(with: .failure(TimeoutError(limit: duration))) {
                 releaseChain(from: self)
             }
         }

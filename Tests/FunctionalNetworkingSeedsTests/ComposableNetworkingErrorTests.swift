@@ -1,3 +1,4 @@
+import Foundation
 import FunctionalNetworkingSeeds
 import Testing
 
@@ -9,5 +10,10 @@ struct ComposableNetworkingErrorTests {
 
     @Test func noBearerTokenEqualsItself() {
         #expect(ComposableNetworkingError.noBearerToken == .noBearerToken)
+    }
+
+    @Test func localizedDescriptionSaysTheSameWords() {
+        let error: any Error = ComposableNetworkingError.noBearerToken
+        #expect(error.localizedDescription == ComposableNetworkingError.noBearerToken.description)
     }
 }

@@ -9,6 +9,12 @@ import Darwin
 #endif
 
 @Suite struct LoopbackServerLifecycleTests {
+    @Test func aStartFailureSaysTheSameWordsInLocalizedDescription() {
+        let error = LoopbackServerError.system(operation: "bind", code: EADDRINUSE)
+        #expect(error.description.hasPrefix("LoopbackServer: bind failed: "))
+        #expect((error as any Error).localizedDescription == error.description)
+    }
+
     @Test func listensOnAnEphemeralLoopbackPort() throws {
         let server = try LoopbackServer()
         defer { server.stop() }

@@ -1,3 +1,4 @@
+import Foundation
 import Futures
 import Testing
 
@@ -76,5 +77,6 @@ struct TestClockTests {
     @Test func sleepersTimeoutSaysWhatDidNotHappen() {
         let error = TestClock.SleepersTimeout(expected: 2, sleeping: 1)
         #expect(error.description == "Waited for 2 task(s) to sleep on the TestClock, but only 1 did.")
+        #expect((error as any Error).localizedDescription == error.description)
     }
 }

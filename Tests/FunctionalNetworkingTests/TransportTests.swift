@@ -47,12 +47,12 @@ struct TransportTests {
         #expect(result.failure as? Endpoint.Error == .invalidURL)
     }
 
-    @Test func connectionRefusedIsAURLError() async throws {
+    @Test func connectionRefusedIsANetworkFailureWithItsURLError() async throws {
         let refusing = try RefusingPort()
         defer { withExtendedLifetime(refusing) {} }
         let endpoint = Endpoint(destination: .server(scheme: "http", host: "127.0.0.1", port: refusing.port), path: "/")
         let result = await makeTestSession().request(endpoint).result()
-        let error = try #require(result.failure as? URLError)
+        let error = try #require((result.failure as? TransportError)?.urlError)
         #expect(error.code == .cannotConnectToHost)
     }
 
@@ -61,7 +61,7 @@ struct TransportTests {
         defer { server.stop() }
         let endpoint = Endpoint(baseURL: server.baseURL, path: "/slow", timeout: 1)
         let result = await makeTestSession().request(endpoint).result()
-        #expect((result.failure as? URLError)?.code == .timedOut)
+        #expect((result.failure as? TransportError)?.urlError?.code == .timedOut)
     }
 
     @Test func cancellingMidFlightGivesCancellationErrorAfterTheServerSawTheRequest() async throws {

@@ -21,3 +21,8 @@ public enum BodyError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension BodyError: LocalizedError {
+    /// The same words as `description`, so that `localizedDescription` says them too.
+    public var errorDescription: String? { description }
+}

@@ -19,9 +19,22 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
     /// The response's `Content-Type`, when the decoded bytes came with their response (an
     /// ``Endpoint/Response`` or an ``HTTPStatusError``); `nil` for bare bytes.
     public let contentType: String?
+    /// The URL the body came from, redacted (see ``Redaction/default``), when the decoded bytes
+    /// came with their response (an ``Endpoint/Response`` or an ``HTTPStatusError``); `nil` for
+    /// bare bytes, such as those of `Future<Data>.decoded()`.
+    public let url: String?
+    /// Where the description says the problem is, when not at ``codingPath``: the object that
+    /// lacks a missing key (`items[2]` for the key `items[2].name`).
+    private let place: String?
 
     /// Creates a failure from its parts.
-    init(typeName: String, codingPath: String, reason: String, bodyPreview: String = "", contentType: String? = nil) {
+    init(
+        typeName: String, codingPath: String, reason: String, bodyPreview: String = "", contentType: String? = nil,
+        url: String? = nil,
+        place: String? = nil
+    ) {
+        self.url = url
+        self.place = place
         self.typeName = typeName
         self.codingPath = codingPath
         self.reason = reason
@@ -29,7 +42,7 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
         self.contentType = contentType
     }
 
-    /// A sentence naming the type, the path and the reason; for a body that is not JSON at
+    /// A sentence naming the type, the URL when known (redacted), the path and the reason; for a body that is not JSON at
     /// all, its content type and its first bytes (secret-named fields hidden), which usually
     /// say what the server sent instead (an HTML error page, a proxy's login form).
     ///
@@ -37,8 +50,10 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
     /// Could not decode Product: the data is not valid JSON (the body is not JSON at all) at the top level. Content-Type: text/html; body: <html><h1>Bad gateway</h1>…
     /// ```
     public var description: String {
-        let place = codingPath.isEmpty ? "at the top level" : "at \(codingPath)"
-        var text = "Could not decode \(typeName): \(reason) \(place)."
+        let path = place ?? codingPath
+        let place = path.isEmpty ? "at the top level" : "at \(path)"
+        let source = url.map { " from \($0)" } ?? ""
+        var text = "Could not decode \(typeName)\(source): \(reason) \(place)."
         if isNotJSON {
             text += " Content-Type: \(contentType ?? "not given"); body: \(Self.shortened(bodyPreview))"
         }
@@ -70,7 +85,8 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
         _ type: T.Type,
         from data: Data,
         using decoder: JSONDecoder,
-        contentType: String? = nil
+        contentType: String? = nil,
+        url: URL? = nil
     ) throws -> T {
         if data.isEmpty, let empty = T.self as? any EmptyBodyDecodable.Type, let value = empty.emptyBody as? T {
             return value
@@ -78,17 +94,19 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
         do {
             return try decoder.decode(type, from: data)
         } catch let error as DecodingError {
-            throw DecodingFailure(error, decoding: type, body: data, contentType: contentType)
+            throw DecodingFailure(error, decoding: type, body: data, contentType: contentType, url: url)
         }
     }
 
     /// Describes a `DecodingError` met while decoding `type` from `body`.
-    init(_ error: DecodingError, decoding type: Any.Type, body: Data, contentType: String? = nil) {
+    init(_ error: DecodingError, decoding type: Any.Type, body: Data, contentType: String? = nil, url: URL? = nil) {
         let path: [any CodingKey]
         let reason: String
+        var place: String?
         switch error {
         case .keyNotFound(let key, let context):
             path = context.codingPath + [key]
+            place = Self.render(context.codingPath)
             reason = "the key \"\(key.stringValue)\" is missing"
         case .valueNotFound(let expected, let context):
             path = context.codingPath
@@ -114,7 +132,9 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
             codingPath: Self.render(path),
             reason: reason,
             bodyPreview: RedactBody.preview(of: body, limit: 200),
-            contentType: contentType
+            contentType: contentType,
+            url: url.map { Redaction.default.redact($0) },
+            place: place
         )
     }
 
@@ -130,4 +150,14 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
         }
         return text
     }
+}
+
+extension DecodingFailure: CustomDebugStringConvertible {
+    /// The same words as ``description``.
+    public var debugDescription: String { description }
+}
+
+extension DecodingFailure: LocalizedError {
+    /// The same words as `description`, so that `localizedDescription` says them too.
+    public var errorDescription: String? { description }
 }

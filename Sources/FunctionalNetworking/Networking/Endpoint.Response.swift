@@ -124,7 +124,8 @@ extension Future {
     ) -> Future<Endpoint.Response<T>> where Value == Endpoint.Response<Data> {
         map { response in
             try response.map { data in
-                try DecodingFailure.decode(type, from: data, using: decoder, contentType: response.headers["Content-Type"])
+                try DecodingFailure.decode(
+                    type, from: data, using: decoder, contentType: response.headers["Content-Type"], url: response.url)
             }
         }
     }

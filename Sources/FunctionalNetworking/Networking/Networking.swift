@@ -27,7 +27,9 @@ public typealias Networking = @Sendable (Endpoint) -> Future<Data>
 /// ``Composer/validatingStatus(_:)`` when it has one (so a stack that accepts 3xx gives a 304's
 /// body), else here, where any status outside 2xx rejects with ``HTTPStatusError``.
 /// Cancelling a returned future cancels its task, and `URLError.cancelled` is reported as
-/// `CancellationError`.
+/// `CancellationError`. A network failure rejects with
+/// ``TransportError/networkFailure(_:url:timeout:attempts:)``, which says it in words and keeps
+/// the `URLError`; a status or network error of a retried call says how many attempts were made.
 ///
 /// ```swift
 /// let transport = NetworkSession.shared.transport(with: .retry(), .validatingStatus())
@@ -47,12 +49,14 @@ public func networking(from transport: @escaping Transport) -> Networking {
 /// documents; `URLError.cancelled` becomes `CancellationError`.
 func sendChecked(_ endpoint: Endpoint, through transport: Transport) async throws -> (Data, URLResponse) {
     let request = try endpoint.urlRequest()
+    let record = CallRecord()
     do {
         let check = StatusCheck()
         var context = RequestContext.current
         context.maximumResponseSize = endpoint.maximumResponseSize
         context.download = nil
         context.statusCheck = check
+        context.record = record
         let (data, response) = try await RequestContext.$current.withValue(context) {
             try await transport(request)
         }
@@ -62,5 +66,9 @@ func sendChecked(_ endpoint: Endpoint, through transport: Transport) async throw
         return (data, response)
     } catch let error as URLError where error.code == .cancelled {
         throw CancellationError()
+    } catch let error as TransportError where error.urlError?.code == .cancelled {
+        throw CancellationError()
+    } catch {
+        throw record.annotate(error)
     }
 }

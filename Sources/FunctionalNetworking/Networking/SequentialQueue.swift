@@ -105,3 +105,23 @@ public struct SequentialQueue: Sendable {
         }
     }
 }
+
+extension SequentialQueue.Failure: CustomDebugStringConvertible, CustomReflectable {
+    /// The same words as ``description``.
+    public var debugDescription: String { description }
+
+    /// What `dump` shows: the failed endpoint's position, how many bodies came before it (not
+    /// their bytes, which may hold a token), and the failure in words, secrets redacted.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: ["index": index, "completed": "\(completed.count) bodies", "underlying": ErrorWords.of(underlying)],
+            displayStyle: .struct
+        )
+    }
+}
+
+extension SequentialQueue.Failure: LocalizedError {
+    /// The same words as `description`, so that `localizedDescription` says them too.
+    public var errorDescription: String? { description }
+}

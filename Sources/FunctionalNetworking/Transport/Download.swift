@@ -53,15 +53,23 @@ public func download(
     }
     let target = DownloadTarget(destination: destination, maximumSize: maximumSize)
     let check = StatusCheck()
+    let record = CallRecord()
     var context = RequestContext.current
     context.download = target
     context.statusCheck = check
-    let (data, response) = try await RequestContext.$current.withValue(context) { try await transport(request) }
-    if target.isDelivered {
-        return response
-    }
-    if !check.isAccepted {
-        try HTTPStatusError.check(response, data: data)
+    context.record = record
+    let data: Data
+    let response: URLResponse
+    do {
+        (data, response) = try await RequestContext.$current.withValue(context) { try await transport(request) }
+        if target.isDelivered {
+            return response
+        }
+        if !check.isAccepted {
+            try HTTPStatusError.check(response, data: data)
+        }
+    } catch {
+        throw record.annotate(error)
     }
     // Not written by the package's session: a transport of another kind answered.
     if let maximumSize, data.count > maximumSize {

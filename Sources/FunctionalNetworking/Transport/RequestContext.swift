@@ -78,6 +78,10 @@ public struct RequestContext: Sendable, CustomStringConvertible {
     /// so that the entry point does not check it again. Set by each entry point.
     var statusCheck: StatusCheck?
 
+    /// What the package learns about the call as it runs (the attempts made, a redirect that
+    /// dropped credentials), for its final error to say. Set by each entry point.
+    var record: CallRecord?
+
     /// The cookies a composer above already looked up for this request.
     var storedCookies: StoredCookiesMemo?
 

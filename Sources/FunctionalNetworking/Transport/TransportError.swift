@@ -1,6 +1,8 @@
 import Foundation
 
-/// A request the transport stopped: a body over the size limit, a redirect chain too long, a
+/// A request that failed in the transport: the network failed it (timed out, refused, host not
+/// found, connection lost, TLS…: ``networkFailure(_:url:timeout:attempts:)``, with the
+/// platform's `URLError` kept), or the transport stopped it: a body over the size limit, a redirect chain too long, a
 /// redirect from HTTPS to plain HTTP, a redirect that would resend the body to another origin
 /// (all by its ``TransportPolicy``), a download that could not be written, a request that
 /// cannot be sent as it is (a method or header that would inject a line, a URL that is not
@@ -14,9 +16,22 @@ import Foundation
 ///     _ = try await transport(request)
 /// } catch TransportError.responseTooLarge(let limit, _) {
 ///     print("more than \(limit) bytes; raise Endpoint.maximumResponseSize for this endpoint")
+/// } catch let error as TransportError where error.urlError?.code == .notConnectedToInternet {
+///     showOffline()
 /// }
 /// ```
 public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+    /// The network failed the request to `url` (redacted): the platform's `URLError`, kept
+    /// whole for code that branches on its code (also as ``urlError`` and
+    /// ``underlyingError``). `timeout` is the request's time limit when the error is
+    /// `URLError.timedOut`, and `attempts` how many attempts were made (1 unless
+    /// ``Composer/retry(_:clock:)`` made more). A cancelled request is never this error: it fails
+    /// with `CancellationError`.
+    ///
+    /// ```swift
+    /// catch let error as TransportError where error.urlError?.code == .timedOut { … }
+    /// ```
+    case networkFailure(URLError, url: String, timeout: Duration? = nil, attempts: Int = 1)
     /// The response's decoded body passed `limit` bytes, so the transfer was cancelled; `url`
     /// is the redacted URL that sent it.
     case responseTooLarge(limit: Int, url: String)
@@ -49,9 +64,31 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible, 
     /// (RFC 9112 §6.3). Its body is not returned. Repeated identical lengths are accepted.
     case invalidContentLength(String, url: String)
 
+    /// The platform's `URLError` of a ``networkFailure(_:url:timeout:attempts:)``, whose
+    /// `code` says what failed (`.timedOut`, `.cannotConnectToHost`, `.notConnectedToInternet`…);
+    /// `nil` for the errors the transport makes itself.
+    public var urlError: URLError? {
+        if case .networkFailure(let error, _, _, _) = self { error } else { nil }
+    }
+
+    /// The error this one wraps: the `URLError` of a ``networkFailure(_:url:timeout:attempts:)``,
+    /// `nil` for the errors the transport makes itself.
+    public var underlyingError: (any Error)? {
+        urlError
+    }
+
+    /// How many attempts were made: 1 unless ``Composer/retry(_:clock:)`` retried a
+    /// ``networkFailure(_:url:timeout:attempts:)``.
+    public var attempts: Int {
+        if case .networkFailure(_, _, _, let attempts) = self { attempts } else { 1 }
+    }
+
     /// What happened, in words.
     public var description: String {
         switch self {
+        case .networkFailure(let error, let url, let timeout, let attempts):
+            Self.words(for: error.code, url: url, timeout: timeout)
+                + (attempts > 1 ? " Gave up after \(attempts) attempts." : "")
         case .responseTooLarge(let limit, let url):
             "The response from \(url) is larger than the limit of \(Self.bytes(limit)) (decoded body), "
                 + "so the transfer was cancelled. Raise TransportPolicy.maximumResponseSize, or "
@@ -94,6 +131,38 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible, 
     /// The same words as ``description``, so that `localizedDescription` says them too.
     public var errorDescription: String? {
         description
+    }
+
+    /// A sentence saying what `code` did to the request to `url`.
+    private static func words(for code: URLError.Code, url: String, timeout: Duration?) -> String {
+        let request = "The request to \(url)"
+        switch code {
+        case .timedOut:
+            return request + " timed out" + (timeout.map { " after \(seconds($0))" } ?? "") + "."
+        case .cannotConnectToHost:
+            return request + " could not connect: the connection was refused, or the server could not be reached."
+        case .cannotFindHost:
+            return request + " failed: its host was not found (no address for its name)."
+        case .networkConnectionLost:
+            return request + " failed: the connection was lost before the response was complete."
+        case .notConnectedToInternet:
+            return request + " failed: the device is not connected to the internet."
+        default:
+            return request + " failed: \(ErrorWords.meaning(of: code)) (URLError \(code.rawValue))."
+        }
+    }
+
+    /// `1 s`, `1.5 s`, `250 ms`.
+    private static func seconds(_ duration: Duration) -> String {
+        let (whole, attoseconds) = duration.components
+        if whole == 0, attoseconds > 0 {
+            return "\(attoseconds / 1_000_000_000_000_000) ms"
+        }
+        if attoseconds == 0 {
+            return "\(whole) s"
+        }
+        let value = Double(whole) + Double(attoseconds) / 1e18
+        return "\((value * 1000).rounded() / 1000) s"
     }
 
     /// `text` quoted and escaped as Swift writes it (`"X-A\r\nX-B"`), cut at 100 characters.

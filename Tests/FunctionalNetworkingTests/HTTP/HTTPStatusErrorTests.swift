@@ -89,4 +89,44 @@ struct HTTPStatusErrorTests {
         #expect(error.description.contains("https://<redacted>:<redacted>@shop.test/products/7?token=<redacted>&page=2"))
         #expect(!error.description.contains("s3cr3t") && !error.description.contains("pw@"))
     }
+
+    @Test func localizedDescriptionSaysTheSameWordsAsDescription() {
+        let error = HTTPStatusError(status: 404, body: Data("missing".utf8), url: url)
+        #expect((error as any Error).localizedDescription == error.description)
+        #expect(String(reflecting: error) == error.description)
+    }
+
+    @Test func dumpShowsTheHeadersRedactedAndNoSecretOfTheBody() {
+        let body = Data(#"{"error":"invalid_grant","refresh_token":"r3fresh-s3cr3t"}"#.utf8)
+        let headers: HTTPHeaders = [
+            "Set-Cookie": "session=c00kie-s3cr3t", "WWW-Authenticate": "Bearer", "Content-Type": "application/json",
+        ]
+        let error = HTTPStatusError(status: 401, headers: headers, body: body, url: URL(string: "https://ann:pa55@shop.test/me?token=t0k")!)
+        var dumped = ""
+        dump(error, to: &dumped)
+        #expect(!dumped.contains("s3cr3t"))
+        #expect(!dumped.contains("pa55"))
+        #expect(!dumped.contains("t0k"))
+        #expect(dumped.contains("Set-Cookie: <redacted>"))
+        #expect(dumped.contains("Content-Type: application/json"))
+        #expect(dumped.contains("status: 401"))
+    }
+
+    @Test func theDecodedBodysFailureNamesTheURLRedacted() throws {
+        let error = HTTPStatusError(status: 400, body: Data("{}".utf8), url: url)
+        struct Problem: Decodable { let message: String }
+        #expect(throws: DecodingFailure.self) { try error.decodedBody(as: Problem.self) }
+        do {
+            _ = try error.decodedBody(as: Problem.self)
+        } catch let failure as DecodingFailure {
+            #expect(failure.url == "https://shop.test/products/7?token=<redacted>")
+            #expect(failure.description.hasPrefix("Could not decode Problem from https://shop.test/products/7?token=<redacted>: "))
+        }
+    }
+
+    @Test func aStatusErrorBuiltByHandSaysNothingOfAttemptsOrRedirects() {
+        let error = HTTPStatusError(status: 401, url: url)
+        #expect(error.attempts == 1)
+        #expect(error.credentialsDroppedByRedirect == nil)
+    }
 }

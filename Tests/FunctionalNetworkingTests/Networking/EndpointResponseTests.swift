@@ -64,7 +64,12 @@ struct EndpointResponseTests {
         let future: Future<Endpoint.Response<Product>> = send(Endpoint(baseURL: server.baseURL, path: "/p")).decoded()
         let failure = try #require(await future.result(within: .seconds(30)).failure as? DecodingFailure)
         #expect(failure.contentType == "text/html")
-        #expect(failure.description.hasPrefix("Could not decode Product: the data is not valid JSON (the body is not JSON at all)"))
+        #expect(failure.url == server.url(for: "/p").absoluteString)
+        #expect(
+            failure.description.hasPrefix(
+                "Could not decode Product from \(server.url(for: "/p")): the data is not valid JSON (the body is not JSON at all)"
+            )
+        )
         #expect(failure.description.contains("Content-Type: text/html; body: <html><body><h1>502 Bad Gateway</h1>"))
         #expect(failure.description.hasSuffix("…"))  // a short preview: 80 characters at most
     }

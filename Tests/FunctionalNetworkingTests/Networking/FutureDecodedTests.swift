@@ -27,7 +27,7 @@ struct FutureDecodedTests {
         let failure = try #require(future.result?.failure as? DecodingFailure)
         #expect(failure.typeName == "Catalogue")
         #expect(failure.codingPath == "items[2].name")
-        #expect(failure.description == #"Could not decode Catalogue: the key "name" is missing at items[2].name."#)
+        #expect(failure.description == #"Could not decode Catalogue: the key "name" is missing at items[2]."#)
     }
 
     @Test func aTypeMismatchNamesThePath() throws {

@@ -9,7 +9,7 @@ struct FuturesErrorsLocalizedErrorTests {
         let errors: [any Error & CustomStringConvertible] = [
             BrokenPromise(file: "MyApp/Loader.swift", line: 42),
             BrokenPromise(file: nil, line: nil),
-            TimeoutError(limit: "2.0 seconds"),
+            TimeoutError(limit: .seconds(2)),
             EmptyRace(),
             FutureCycle(length: 1),
             FutureCycle(length: 3),

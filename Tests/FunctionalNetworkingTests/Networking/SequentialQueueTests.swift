@@ -10,6 +10,25 @@ import FoundationNetworking
 
 @Suite("SequentialQueue")
 struct SequentialQueueTests {
+    @Test func aFailureSaysItsWordsEverywhereAndDumpShowsNoBody() async throws {
+        let networking: Networking = { endpoint in
+            endpoint.pathComponents == ["token"]
+                ? Future(value: Data(#"{"access_token":"acc-S3CRET"}"#.utf8)) : Future(error: HTTPStatusError(status: 500))
+        }
+        let queue = SequentialQueue(networking: networking)
+        let base = URL(string: "https://shop.test")!
+        let error = await #expect(throws: SequentialQueue.Failure.self) {
+            _ = try await queue.run([Endpoint(baseURL: base, path: "/token"), Endpoint(baseURL: base, path: "/items")]).value
+        }
+        let failure = try #require(error)
+        #expect((failure as any Error).localizedDescription == failure.description)
+        #expect(String(reflecting: failure) == failure.description)
+        var dumped = ""
+        dump(failure, to: &dumped)
+        #expect(!dumped.contains("S3CRET"))
+        #expect(dumped.contains("1 bodies"))
+    }
+
     /// Answers each path with itself after a short pause; `/missing` is a 404, `/stall` never
     /// answers.
     private func makeServer() throws -> LoopbackServer {

@@ -35,7 +35,7 @@ struct ErrorWordsTests {
             Redaction.default.describe(Self.refused),
             Redaction.default.describe(Wrapped()),
             String(describing: HTTPStatusError(status: 500, body: Data(#"{"token":"t0k-S3CRET"}"#.utf8), url: Self.leakyURL)),
-            String(describing: TimeoutError(limit: "2.0 seconds")),
+            String(describing: TimeoutError(limit: .seconds(2))),
         ]
         for text in texts {
             #expect(Self.leaks(text).isEmpty, "\(text)")
@@ -59,15 +59,18 @@ struct ErrorWordsTests {
         #expect(text.hasPrefix("Refreshing the credential failed: URLError -1004 (could not connect to the server) for http://<redacted>"))
     }
 
-    @Test func aRefusedConnectionThroughRetryIsTheSessionsURLErrorAndRedactionDescribesItWithoutSecrets() async throws {
+    @Test func aRefusedConnectionThroughRetryIsTheSessionsNetworkFailureAndRedactionDescribesItWithoutSecrets() async throws {
         let refusing = try RefusingPort()  // not a stopped server's port: another test's server may get it
         defer { withExtendedLifetime(refusing) {} }
         let url = try #require(URL(string: "http://alice:pa55word@127.0.0.1:\(refusing.port)/x?token=t0k-S3CRET&api_key=k3y-S3CRET"))
         let transport = makeTestNetworkSession().transport(with: .retry(RetryPolicy(maxAttempts: 2, backoff: .immediate)))
-        let error = await #expect(throws: URLError.self) { try await transport(URLRequest(url: url)) }
-        let text = Redaction.default.describe(try #require(error))
-        #expect(Self.leaks(text).isEmpty, "\(text)")
-        #expect(text.contains("URLError -1004"))
+        let error = try #require(await #expect(throws: TransportError.self) { try await transport(URLRequest(url: url)) })
+        #expect(error.urlError?.code == .cannotConnectToHost)
+        #expect(error.attempts == 2)
+        for text in [Redaction.default.describe(error), Redaction.default.describe(try #require(error.urlError))] {
+            #expect(Self.leaks(text).isEmpty, "\(text)")
+        }
+        #expect(Redaction.default.describe(try #require(error.urlError)).contains("URLError -1004"))
     }
 }
 
@@ -105,6 +108,10 @@ struct TransportFailureWordsTests {
         let endpoint = Endpoint(destination: .server(scheme: "http", host: "127.0.0.1", port: refusing.port), path: "/items")
         let error = try #require(await send(endpoint).result(within: .seconds(30)).failure)
         let text = Redaction.default.describe(error)
-        #expect(text == "URLError -1004 (could not connect to the server) for http://127.0.0.1:\(refusing.port)/items")
+        #expect(
+            text
+                == "The request to http://127.0.0.1:\(refusing.port)/items could not connect: the connection was refused, "
+                + "or the server could not be reached."
+        )
     }
 }

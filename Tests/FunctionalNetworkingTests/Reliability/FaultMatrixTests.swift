@@ -38,18 +38,18 @@ struct FaultMatrixTests {
 
     /// libcurl reports a connection closed at start as "connection lost" (-1005, transient:
     /// retried) or as "empty reply" (-1011, a bad response: not retried), depending on timing.
-    @Test func connectionClosedAtStartFailsWithAURLErrorRetriedOnlyWhenTransient() async throws {
+    @Test func connectionClosedAtStartFailsWithANetworkFailureRetriedOnlyWhenTransient() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
         for _ in 0..<3 { server.enqueue(.fault(.closeAtStart)) }
         let outcome = await Self.run(server)
-        switch outcome.result.failure {
-        case let error as URLError where error.code == .networkConnectionLost:
+        switch (outcome.result.failure as? TransportError)?.urlError {
+        case let error? where error.code == .networkConnectionLost:
             break  // transient: retried, and the last attempt's error comes back as it came
-        case let error as URLError:
+        case let error?:
             #expect(error.code == .badServerResponse)  // on the first attempt, or after a retried -1005
-        default:
-            Issue.record("expected a URLError, got \(String(describing: outcome.result))")
+        case nil:
+            Issue.record("expected a network failure, got \(String(describing: outcome.result))")
         }
         #expect(outcome.completions == 1)
     }
@@ -58,16 +58,16 @@ struct FaultMatrixTests {
         let server = try LoopbackServer { _ in .fault(.closeAfterRequest) }
         defer { server.stop() }
         let outcome = await Self.run(server)
-        #expect((outcome.result.failure as? URLError)?.code == .badServerResponse)
+        #expect((outcome.result.failure as? TransportError)?.urlError?.code == .badServerResponse)
         #expect(outcome.attempts == 1)
         #expect(outcome.completions == 1)
     }
 
-    @Test func connectionClosedInTheMiddleOfTheBodyFailsWithAURLError() async throws {
+    @Test func connectionClosedInTheMiddleOfTheBodyFailsWithANetworkFailure() async throws {
         let server = try LoopbackServer { _ in .text(String(repeating: "x", count: 10_000)).withFault(.closeMidBody) }
         defer { server.stop() }
         let outcome = await Self.run(server)
-        #expect(outcome.result.failure is URLError)
+        #expect((outcome.result.failure as? TransportError)?.urlError != nil)
         #expect(outcome.completions == 1)
     }
 
@@ -166,7 +166,7 @@ struct FaultMatrixTests {
         let refusing = try RefusingPort()
         defer { withExtendedLifetime(refusing) {} }
         let outcome = await Self.run(server, baseURL: refusing.baseURL)
-        let error = try #require(outcome.result.failure as? URLError)
+        let error = try #require((outcome.result.failure as? TransportError)?.urlError)
         #expect(error.code == .cannotConnectToHost)
         #expect(outcome.completions == 1)
     }

@@ -135,9 +135,8 @@ struct SecretsTests {
         for url in targets {
             var request = URLRequest(url: url)
             if url.port != closedPort {
-                // A POST is not retried; the refused GET is, and comes back as its URLError.
-                // (A URLError that URLSession throws and nothing wraps keeps the platform's own
-                // description; `Redaction.describe` is the safe way to print it.)
+                // A POST is not retried; the refused GET is, and comes back as a network failure
+                // with its URLError.
                 request.httpMethod = "POST"
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")
                 request.httpBody = Data(
@@ -152,7 +151,7 @@ struct SecretsTests {
                 _ = try await transport(request)
             } catch {
                 errors.append(String(describing: error))
-                if let error = error as? URLError { refusedCodes.append(error.code) }
+                if let error = (error as? TransportError)?.urlError { refusedCodes.append(error.code) }
                 lines.append(Redaction.default.describe(error, for: request))
                 lines.append(Redaction.default.describe(error))
             }

@@ -52,6 +52,43 @@ struct RedirectTests {
         #expect(text.contains("Accept=text/plain"), "other headers go along")
     }
 
+    @Test func a401AfterARedirectToAnotherOriginNamesEveryCredentialHeaderItDropped() async throws {
+        let other = try LoopbackServer { _ in .status(401) }
+        defer { other.stop() }
+        let first = try LoopbackServer { _ in .redirect(to: other.url(for: "/me")) }
+        defer { first.stop() }
+        var request = URLRequest(url: first.url(for: "/go"))
+        request.setValue("Bearer s3cr3t", forHTTPHeaderField: "Authorization")
+        request.setValue("session=s3cr3t", forHTTPHeaderField: "Cookie")
+        request.setValue("text/plain", forHTTPHeaderField: "Accept")
+        let transport = makeTestNetworkSession().transport(with: .validatingStatus())
+        let error = try #require(await #expect(throws: HTTPStatusError.self) { try await transport(request) })
+        let dropped = try #require(error.credentialsDroppedByRedirect)
+        #expect(dropped.headerNames == ["Authorization", "Cookie"])
+        #expect(dropped.from == "http://127.0.0.1:\(first.port)")
+        #expect(dropped.to == "http://127.0.0.1:\(other.port)")
+        #expect(error.description.contains("so its Authorization and Cookie headers were not sent there"))
+        #expect(!error.description.contains("s3cr3t"))
+    }
+
+    @Test func a401AfterARedirectWithinTheOriginOrWithoutCredentialsSaysNothingOfRedirects() async throws {
+        let server = try LoopbackServer { request in request.path == "/go" ? .redirect(to: "/me") : .status(401) }
+        defer { server.stop() }
+        let other = try LoopbackServer { _ in .status(401) }
+        defer { other.stop() }
+        let elsewhere = try LoopbackServer { _ in .redirect(to: other.url(for: "/me")) }
+        defer { elsewhere.stop() }
+        let transport = makeTestNetworkSession().transport(with: .validatingStatus())
+        var sameOrigin = URLRequest(url: server.url(for: "/go"))
+        sameOrigin.setValue("Bearer s3cr3t", forHTTPHeaderField: "Authorization")
+        let withoutCredentials = URLRequest(url: elsewhere.url(for: "/go"))
+        for request in [sameOrigin, withoutCredentials] {
+            let error = await #expect(throws: HTTPStatusError.self) { try await transport(request) }
+            #expect(error?.credentialsDroppedByRedirect == nil)
+            #expect(error?.description.contains("redirected") == false)
+        }
+    }
+
     @Test(arguments: statuses, credentialHeaders)
     func aCredentialHeaderFollowsARedirectWithinTheOrigin(status: Int, header: String) async throws {
         let server = try LoopbackServer { request in

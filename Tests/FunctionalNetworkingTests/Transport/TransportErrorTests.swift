@@ -17,6 +17,8 @@ struct TransportErrorTests {
         .unsupportedURL(nil),
         .invalidContentLength("5, 13", url: "http://127.0.0.1:8080/x"),
         .invalidContentLength("5, x", url: "http://127.0.0.1:8080/x"),
+        .networkFailure(URLError(.timedOut), url: "http://127.0.0.1:8080/x", timeout: .seconds(1)),
+        .networkFailure(URLError(.secureConnectionFailed), url: "https://shop.test/x", attempts: 2),
     ]
 
     @Test(arguments: all)
@@ -69,5 +71,41 @@ struct TransportErrorTests {
         #expect(conflicting.contains("RFC 9112"))
         let invalid = TransportError.invalidContentLength("5, x", url: "http://127.0.0.1:8080/x").description
         #expect(invalid.contains(#""5, x" is not a length"#))
+    }
+
+    @Test func aNetworkFailureKeepsItsURLErrorForCodeThatBranchesOnIt() {
+        let urlError = URLError(.notConnectedToInternet)
+        let error = TransportError.networkFailure(urlError, url: "https://shop.test/items")
+        #expect(error.urlError == urlError)
+        #expect(error.urlError?.code == .notConnectedToInternet)
+        #expect((error.underlyingError as? URLError)?.code == .notConnectedToInternet)
+        #expect(error.attempts == 1)
+        #expect(error.description == "The request to https://shop.test/items failed: the device is not connected to the internet.")
+    }
+
+    @Test func theErrorsTheTransportMakesItselfWrapNothing() {
+        for error in Self.all where error.urlError == nil {
+            #expect(error.underlyingError == nil)
+            #expect(error.attempts == 1)
+        }
+    }
+
+    @Test(arguments: [
+        (URLError.Code.timedOut, Duration.milliseconds(1500), "The request to https://shop.test/a timed out after 1.5 s."),
+        (.timedOut, .milliseconds(250), "The request to https://shop.test/a timed out after 250 ms."),
+        (.cannotFindHost, .zero, "The request to https://shop.test/a failed: its host was not found (no address for its name)."),
+        (
+            .networkConnectionLost, .zero,
+            "The request to https://shop.test/a failed: the connection was lost before the response was complete."
+        ),
+        (
+            .serverCertificateUntrusted, .zero,
+            "The request to https://shop.test/a failed: TLS failed: the server's certificate is not trusted (URLError -1202)."
+        ),
+    ])
+    func eachNetworkFailureSaysWhatHappenedInWords(code: URLError.Code, timeout: Duration, words: String) {
+        let error = TransportError.networkFailure(URLError(code), url: "https://shop.test/a", timeout: timeout == .zero ? nil : timeout)
+        #expect(error.description == words)
+        #expect((error as any Error).localizedDescription == words)
     }
 }

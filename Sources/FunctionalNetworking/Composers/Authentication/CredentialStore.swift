@@ -96,7 +96,7 @@ public actor CredentialStore {
                 // A call of its own: none of the settings of the request that met the 401.
                 outcome = .success(try await RequestContext.$current.withValue(RequestContext()) { try await refresh(stale) })
             } catch {
-                outcome = .failure(AuthenticationError.refreshFailed(Redaction.default.describe(error)))
+                outcome = .failure(AuthenticationError.refreshFailed(error))
             }
             return try self.settle(outcome, began: began)
         }

@@ -19,7 +19,10 @@ extension Composer {
     /// (seconds or HTTP date, capped), or else the policy's backoff. When the last allowed
     /// attempt answers with a retryable status, that response is returned as it is (and
     /// ``validatingStatus(_:)`` above turns it into an ``HTTPStatusError``); when it throws,
-    /// its error is thrown as it is. So a caller meets the same error with or without retry.
+    /// its error is thrown as it is. So a caller meets the same error, of the same type, with or
+    /// without retry; but an ``HTTPStatusError`` or a
+    /// ``TransportError/networkFailure(_:url:timeout:attempts:)`` of a retried call says how many
+    /// attempts were made (its `attempts`, and "… after 3 attempts" in its description).
     ///
     /// - Note: Its place is ``Place/retry``: below status validation, so it sees a status as a
     ///   response; above authentication, so each attempt reads the credential again; above
@@ -37,6 +40,7 @@ extension Composer {
                 var attempt = 1
                 while true {
                     let wait: Duration
+                    RequestContext.current.record?.noteAttempt(attempt)
                     do {
                         let (data, response) = try await next(request)
                         guard let http = response as? HTTPURLResponse,
@@ -47,7 +51,9 @@ extension Composer {
                         let headers = HTTPStatusError(response: http, body: data).headers
                         wait = policy.retryAfter(in: headers) ?? policy.backoff.delay(afterAttempt: attempt)
                     } catch {
-                        guard attempt < policy.maxAttempts, policy.isRetryable(error) else { throw error }
+                        guard attempt < policy.maxAttempts, policy.isRetryable(error) else {
+                            throw CallRecord.annotate(error, attempts: attempt)
+                        }
                         wait = policy.backoff.delay(afterAttempt: attempt)
                     }
                     let deadline = clock.now.advanced(by: schedulable(wait))

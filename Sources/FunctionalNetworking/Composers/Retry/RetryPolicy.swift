@@ -27,7 +27,9 @@ public struct RetryPolicy: Sendable {
     public var methods: Set<HTTPMethod>
     /// The statuses that mean "try again".
     public var statuses: Set<Int>
-    /// The transport errors that are worth another attempt.
+    /// The transport errors that are worth another attempt, by `URLError` code: a
+    /// ``TransportError/networkFailure(_:url:timeout:attempts:)`` with one of them, or the bare
+    /// `URLError` a transport of your own throws.
     public var errorCodes: Set<URLError.Code>
     /// The longest wait a `Retry-After` header can ask for; longer requests are cut to this.
     public var maximumRetryAfter: Duration
@@ -74,6 +76,8 @@ public struct RetryPolicy: Sendable {
         switch error {
         case let urlError as URLError:
             return errorCodes.contains(urlError.code)
+        case let transportError as TransportError where transportError.urlError != nil:
+            return transportError.urlError.map { errorCodes.contains($0.code) } ?? false
         case is TimeoutError:
             return errorCodes.contains(.timedOut)  // the timeout composer's, like URLError.timedOut
         case is CancellationError:

@@ -24,10 +24,19 @@ extension Composer {
     public static func validatingStatus(_ acceptable: Range<Int> = HTTPStatusError.successStatuses) -> Composer {
         Composer(at: .statusValidation) { next in
             { request in
-                let (data, response) = try await next(request)
-                try HTTPStatusError.check(response, data: data, acceptable: acceptable)
-                RequestContext.current.acceptStatus()
-                return (data, response)
+                // The entry point's record, or one of its own for a stack called directly, so that
+                // the error says how many attempts were made and what a redirect dropped.
+                var context = RequestContext.current
+                let record = context.record ?? CallRecord()
+                context.record = record
+                do {
+                    let (data, response) = try await RequestContext.$current.withValue(context) { try await next(request) }
+                    try HTTPStatusError.check(response, data: data, acceptable: acceptable)
+                    RequestContext.current.acceptStatus()
+                    return (data, response)
+                } catch {
+                    throw record.annotate(error)
+                }
             }
         }
     }

@@ -42,7 +42,7 @@ extension Composer {
                 let deadline = clock.now.advanced(by: limit)
                 return try await DeadlineRace(request, through: next, lock: lock).run(
                     expired: { clock.now >= deadline },
-                    timeout: TimeoutError(limit: String(describing: duration)),
+                    timeout: TimeoutError(limit: duration),
                     timer: { { try await clock.sleep(until: deadline, tolerance: nil) } }
                 )
             }

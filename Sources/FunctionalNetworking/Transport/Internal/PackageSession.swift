@@ -53,7 +53,12 @@ final class PackageSession: Sendable {
         while true {
             try WireCheck.request(current)  // every hop: a redirect policy may return any request
             // A streamed body is read once: each hop and each retry sends a fresh copy.
-            let (data, response) = try await current.sendingFreshBody { [self] in try await delegate.send($0, on: session, limit: limit) }
+            let (data, response): (Data, URLResponse)
+            do {
+                (data, response) = try await current.sendingFreshBody { [self] in try await delegate.send($0, on: session, limit: limit) }
+            } catch let error as URLError where error.code != .cancelled {
+                throw Self.networkFailure(error, sending: current)
+            }
             hop += 1
             guard let http = response as? HTTPURLResponse,
                 let redirect = Redirect(response: http, to: current, hop: hop, redaction: policy.redaction)
@@ -63,6 +68,9 @@ final class PackageSession: Sendable {
             switch policy.redirects.decision(for: redirect) {
             case .follow(let next):
                 try Task.checkCancellation()
+                if redirect.isCrossOrigin, let dropped = Self.droppedCredentials(from: current, to: next, policy: policy) {
+                    RequestContext.current.record?.noteDropped(dropped)
+                }
                 current = next
             case .stop:
                 return (data, response)
@@ -70,5 +78,29 @@ final class PackageSession: Sendable {
                 throw error
             }
         }
+    }
+
+    /// `error`, which the network gave for `request`, as the ``TransportError`` that says it in
+    /// words: the request's redacted URL, and its time limit when it timed out.
+    static func networkFailure(_ error: URLError, sending request: URLRequest) -> TransportError {
+        let url = (request.url ?? error.failingURL).map { Redaction.default.redact($0) } ?? "(no URL)"
+        let timeout: Duration? =
+            error.code == .timedOut && request.timeoutInterval > 0
+            ? .milliseconds(Int64((request.timeoutInterval * 1000).rounded())) : nil
+        return .networkFailure(error, url: url, timeout: timeout)
+    }
+
+    /// The credentials `request` carried that `next`, the request a redirect to another origin
+    /// sends, does not: `nil` when it dropped none.
+    static func droppedCredentials(from request: URLRequest, to next: URLRequest, policy: TransportPolicy) -> CredentialsDroppedByRedirect?
+    {
+        let kept = Set((next.allHTTPHeaderFields ?? [:]).keys.map { $0.lowercased() })
+        let names = (request.allHTTPHeaderFields ?? [:]).keys
+            .filter { policy.redaction.carriesCredential(lowercased: $0.lowercased()) && !kept.contains($0.lowercased()) }
+            .sorted()
+        guard !names.isEmpty else { return nil }
+        return CredentialsDroppedByRedirect(
+            from: RedirectPolicy.origin(of: request.url), to: RedirectPolicy.origin(of: next.url), headerNames: names
+        )
     }
 }

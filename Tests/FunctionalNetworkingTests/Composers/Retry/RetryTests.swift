@@ -95,6 +95,37 @@ struct RetryTests {
         #expect(server.requestCount == 3)
     }
 
+    @Test func theFinalStatusErrorOfARetriedCallSaysHowManyAttemptsWereMadeAndKeepsItsType() async throws {
+        let transport = NetworkSession(sending: stubTransport(data: Data(), status: 503)).transport(
+            with: .retry(policy(3, backoff: .immediate), clock: TestClock()), .validatingStatus())
+        let error = try #require(
+            await #expect(throws: HTTPStatusError.self) { try await transport(URLRequest(url: URL(string: "https://shop.test/items")!)) }
+        )
+        #expect(error.attempts == 3)
+        #expect(error.description == "The server answered 503 (Service Unavailable) for https://shop.test/items after 3 attempts.")
+    }
+
+    @Test func theFinalNetworkFailureOfARetriedCallSaysHowManyAttemptsWereMade() async throws {
+        let url = URL(string: "https://shop.test/items")!
+        let refused = stubTransport { _ in throw TransportError.networkFailure(URLError(.cannotConnectToHost), url: url.absoluteString) }
+        let send = networking(
+            from: NetworkSession(sending: refused).transport(with: .retry(policy(3, backoff: .immediate), clock: TestClock())))
+        let error = try #require(await send(Endpoint(baseURL: url)).result(within: .seconds(30)).failure as? TransportError)
+        #expect(error.attempts == 3)
+        #expect(error.urlError?.code == .cannotConnectToHost)
+        #expect(error.description.hasSuffix(" Gave up after 3 attempts."))
+    }
+
+    @Test func aCallThatIsNotRetriedSaysNothingOfAttempts() async throws {
+        let transport = NetworkSession(sending: stubTransport(data: Data(), status: 404)).transport(
+            with: .retry(policy(3, backoff: .immediate), clock: TestClock()), .validatingStatus())
+        let error = await #expect(throws: HTTPStatusError.self) {
+            try await transport(URLRequest(url: URL(string: "https://shop.test/x")!))
+        }
+        #expect(error?.attempts == 1)
+        #expect(error?.description == "The server answered 404 (Not Found) for https://shop.test/x.")
+    }
+
     @Test func aRetryableStatusOnTheLastAttemptIsReturnedAsItCame() async throws {
         let transport = NetworkSession(sending: stubTransport(data: Data("busy".utf8), status: 503)).transport(
             with: .retry(policy(2, backoff: .immediate), clock: TestClock()))
@@ -182,7 +213,7 @@ struct RetryTests {
     }
 
     @Test func theTimeoutComposersErrorIsRetriedLikeATimedOutRequest() {
-        #expect(RetryPolicy.default.isRetryable(TimeoutError(limit: "1.0 seconds")))
+        #expect(RetryPolicy.default.isRetryable(TimeoutError(limit: .seconds(1))))
     }
 
     @Test func aBackoffTooLongForTheSystemsTimersWaitsUntilCancelled() async throws {

@@ -45,7 +45,7 @@ struct TimeComposersTests {
         clock.advance(by: .seconds(2))
         let result = await call.result(within: .seconds(30))
         let waited = advanced.duration(to: .now)
-        #expect((result.failure as? TimeoutError)?.limit == "2.0 seconds")  // the composer's, not the test's limit
+        #expect((result.failure as? TimeoutError)?.limit == .seconds(2))  // the composer's, not the test's limit
         #expect(waited < .seconds(5))  // at the deadline, not when the work ends
         stuck.open()
     }
@@ -74,7 +74,7 @@ struct TimeComposersTests {
         try await clock.waitForSleepers(count: 2)
         clock.advance(by: .seconds(2))
         for call in calls {
-            #expect((await call.result(within: .seconds(30)).failure as? TimeoutError)?.limit == "2.0 seconds")
+            #expect((await call.result(within: .seconds(30)).failure as? TimeoutError)?.limit == .seconds(2))
         }
         silentTokenServer.open()
         #expect(server.requestCount == 2)  // nobody retried after the deadline
