@@ -43,7 +43,8 @@ extension Redaction {
     func describeBody(_ body: Data?, streamed: StreamedBody?) -> String? {
         switch streamed {
         case .multipart(let form):
-            return "a multipart form: " + form.parts.map { part in part.filename.map { "\(part.name) (file \($0))" } ?? part.name }
+            return "a multipart form: "
+                + form.parts.map { part in part.filename.map { "\(part.name) (file \($0))" } ?? part.name }
                 .joined(separator: ", ")
         case .file(let url):
             return "the file \(url.path)"

@@ -61,7 +61,7 @@ extension Authenticator: CustomStringConvertible, CustomDebugStringConvertible, 
             self,
             children: [
                 "store": store, "allowedOrigins": allowedOrigins.map(\.description).sorted(),
-                "refreshes": refresh != nil, "refreshLimit": refreshLimit, "refreshWindow": refreshWindow,
+                "refreshes": refresh != nil, "refreshLimit": refreshLimit, "refreshWindow": "\(refreshWindow)",
             ],
             displayStyle: .struct
         )
