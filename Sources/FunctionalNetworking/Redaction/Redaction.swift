@@ -206,10 +206,10 @@ public struct Redaction: Sendable, Hashable {
         lines += headers.map { "\($0.key): \(redactedValue($0.value, ofHeader: $0.key))" }
         if let body = request.httpBody, !body.isEmpty {
             lines.append("(body: \(body.count) bytes)")
-        } else if let form = StreamedBody.of(request.httpBodyStream)?.form {
-            lines.append(
-                "(body: a multipart form: \(form.parts.map { part in part.filename.map { "\(part.name) (file \($0))" } ?? part.name }.joined(separator: ", ")))"
-            )
+        } else if let form = StreamedBody.of(request.httpBodyStream)?.form,
+            let shown = describeBody(nil, streamed: .multipart(form))
+        {
+            lines.append("(body: \(shown))")
         } else if request.httpBodyStream != nil {
             lines.append("(body: a stream)")
         }

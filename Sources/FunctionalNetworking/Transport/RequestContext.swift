@@ -53,7 +53,7 @@ import FoundationNetworking
 /// caller with ``TransportError/responseTooLarge(limit:url:)``, whoever started the call.
 ///
 /// The context lives in memory only: nothing of it is sent on the wire.
-public struct RequestContext: Sendable, CustomStringConvertible {
+public struct RequestContext: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The call's id: the one chosen with ``withID(_:_:)``, or the one ``Composer/numbered()``
     /// gives; `nil` when neither did.
     public var id: UUID?
@@ -182,6 +182,32 @@ public struct RequestContext: Sendable, CustomStringConvertible {
         case let (nil, id?): String(id.uuidString.suffix(8))
         case (nil, nil): "-"
         }
+    }
+
+    /// The description with the type's name and the settings a caller sees:
+    /// `RequestContext(#3 3F2A9C1E, maximum response size: 1024 bytes, download)`.
+    public var debugDescription: String {
+        var parts = [description]
+        if let maximumResponseSize {
+            parts.append("maximum response size: \(maximumResponseSize) bytes")
+        }
+        if isDownload {
+            parts.append("download")
+        }
+        return "RequestContext(\(parts.joined(separator: ", ")))"
+    }
+
+    /// The id, the number, the size limit and whether it is a download; the package's own
+    /// settings (the cookies it remembered for the request among them) are left out.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "id": id as Any, "number": number as Any, "maximumResponseSize": maximumResponseSize as Any,
+                "isDownload": isDownload,
+            ],
+            displayStyle: .struct
+        )
     }
 
     // MARK: - Inside the package

@@ -92,4 +92,9 @@ struct RequestContextTests {
         #expect(seen.values == ["64 memory", "none \(file.lastPathComponent)"])
         #expect(RequestContext.current.maximumResponseSize == nil)
     }
+
+    @Test func aRequestContextShowsItsNumberAndSettingsButNotThePackagesOwn() {
+        let context = RequestContext(number: 3, maximumResponseSize: 1024)
+        #expect(String(reflecting: context) == "RequestContext(#3, maximum response size: 1024 bytes)")
+    }
 }
