@@ -465,6 +465,31 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         return completed
     }
 
+    /// Completes the future and runs its callbacks, for a caller isolated to `isolation`: the
+    /// observers isolated to that actor run in place (see ``CallbackNesting/isolation``).
+    /// Nonisolated callers (`nil`) take ``settle(with:)`` unchanged.
+    ///
+    /// - Returns: `false` if the future had already completed.
+    @inlinable @discardableResult
+    final func settle(with result: Result<Value, any Error>, isolation: isolated (any Actor)?) -> Bool {
+        if isolation == nil {
+            return settle(with: result)
+        }
+        return settle(with: result, isolatedTo: isolation)
+    }
+
+    /// ``settle(with:isolation:)`` for a caller on an actor.
+    @usableFromInline @inline(never)
+    final func settle(with result: Result<Value, any Error>, isolatedTo actor: isolated (any Actor)?) -> Bool {
+        let (completed, mustRun) = setResult(result)
+        if mustRun {
+            CallbackNesting.current.whileIsolated(to: actor) {
+                CallbackRunner.drain(completed: self)
+            }
+        }
+        return completed
+    }
+
     /// Sets the result without running callbacks, so that a callback completing a derived
     /// future hands it back to the running loop instead of nesting a stack frame.
     @inlinable
