@@ -43,7 +43,8 @@ extension Future {
     /// ```
     ///
     /// `observer` runs at once if the future has completed and the caller is on the main
-    /// actor, and in a task on the main actor otherwise.
+    /// actor, in place (before the completing call returns) when main-actor code completes the
+    /// future later, and in a task on the main actor otherwise.
     public final func observeOnMainActor(
         isolation: isolated (any Actor)? = #isolation,
         _ observer: @escaping @MainActor (Result<Value, any Error>) -> Void

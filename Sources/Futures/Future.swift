@@ -27,8 +27,10 @@
 /// - Observers run exactly once, in the order they were registered, outside any lock, on the
 ///   thread that completed the future — or at once, on the calling thread, when the future has
 ///   already completed. An observer registered on an actor (the main actor of a view
-///   controller) is isolated to it: it runs at once when the future has completed, and on that
-///   actor when it completes later. Use ``observe(on:_:)`` to pick a `DispatchQueue`.
+///   controller) is isolated to it: it runs at once when the future has completed; when it
+///   completes later, in its place among the others before the completing call returns if
+///   the completing code is isolated to that actor, and in a task on that actor otherwise.
+///   Use ``observe(on:_:)`` to pick a `DispatchQueue`.
 /// - ``cancel()`` rejects a pending future with `CancellationError` and runs its cancellation
 ///   handlers (see ``Promise/onCancel(_:)``). Cancellation flows upstream: cancelling a future
 ///   made by `map`, `flatMap` and the other combinators releases the future it was made from,
@@ -296,9 +298,11 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     ///
     /// Written on an actor (a `@MainActor` view controller, or an `actor`), `observer` is
     /// isolated to that actor, so it may touch the actor's state: if the future has already
-    /// completed, it runs at once, before this method returns; otherwise it runs on that
-    /// actor, in a task, once the future completes. This is the form a view controller uses,
-    /// and what lets its test run with no waiting:
+    /// completed, it runs at once, before this method returns; otherwise it runs once the
+    /// future completes: in place, before the completing call returns, when the completing
+    /// code is isolated to that actor too (a main-actor test resolving a ``Promise``), and on
+    /// that actor, in a task, when it is not. This is the form a view controller uses, and
+    /// what lets its test run with no waiting:
     ///
     /// ```swift
     /// @MainActor final class ProductViewController {
@@ -322,14 +326,20 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     ///
     /// A closure written with an explicit global actor, `{ @MainActor result in … }`, runs on
     /// that actor: at once when the future has completed and the caller is on that actor
-    /// already, in a task on that actor otherwise.
+    /// already, in place when code isolated to that actor completes the future, in a task on
+    /// that actor otherwise.
     ///
     /// Observers run exactly once, in registration order: those that run on the completing
     /// thread one after another, and those registered on one actor, or marked `@MainActor`, one
     /// after another on that actor (an observer registered while earlier ones are still on
     /// their way to an actor waits for them rather than running at once). Observers in
     /// different isolations run concurrently, and one marked with another global actor than
-    /// its caller's hops there in a task of its own, unordered with others.
+    /// its caller's hops there in a task of its own, unordered with others. When the completing
+    /// code is isolated to an observer's actor, that observer does not hop: it runs on the
+    /// completing thread in its place, so all of them run in registration order.
+    /// (Completions take the caller's isolation from `#isolation`: a completion in
+    /// nonisolated code, in a `@Sendable` closure, say, sends them to their actor in a task,
+    /// even when it happens to run there.)
     ///
     /// - Parameters:
     ///   - isolation: The caller's actor, or `nil` in nonisolated code; leave it to its default.

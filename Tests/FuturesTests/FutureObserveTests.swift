@@ -296,11 +296,11 @@ fileprivate final class ProductViewModel {
 
 /// An observer made in nonisolated code, so that it is nonisolated: it runs on the completing
 /// thread.
-fileprivate func plainObserver(recording name: String, in order: Recorder<String>) -> @Sendable (Result<Int, any Error>)
-    -> Void
-{
+fileprivate func plainObserver(recording name: String, in order: Recorder<String>) -> PlainObserver {
     { _ in order.append(name) }
 }
+
+fileprivate typealias PlainObserver = @Sendable (Result<Int, any Error>) -> Void
 
 /// Registers a `@MainActor` observer from nonisolated code (the caller is not on the actor).
 fileprivate func observeOnMainActorFromElsewhere(_ future: Future<Int>, recording name: String, in order: Recorder<String>) {
