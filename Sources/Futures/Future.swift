@@ -31,12 +31,12 @@
 ///   completes later, in its place among the others before the completing call returns if
 ///   the completing code is isolated to that actor, and in a task on that actor otherwise.
 ///   Use ``observe(on:_:)`` to pick a `DispatchQueue`.
-/// - ``cancel()`` rejects a pending future with `CancellationError` and runs its cancellation
+/// - ``cancel(isolation:)`` rejects a pending future with `CancellationError` and runs its cancellation
 ///   handlers (see ``Promise/onCancel(_:)``). Cancellation flows upstream: cancelling a future
 ///   made by `map`, `flatMap` and the other combinators releases the future it was made from,
 ///   which is cancelled once every future derived from it, and every `Task` awaiting its
 ///   ``value``, has been cancelled. A plain ``observe(isolation:_:)`` is an interest that is never
-///   withdrawn, so a future with an observer is only cancelled by calling ``cancel()`` on it.
+///   withdrawn, so a future with an observer is only cancelled by calling ``cancel(isolation:)`` on it.
 /// - Chains of any length complete without growing the stack: those made with `map` and
 ///   `flatMap`, and those whose observers complete or observe other futures. Such nested work
 ///   runs at once, as a plain call would, until 16 runs of callbacks nest on one thread;
@@ -279,7 +279,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         lock.withLock { !isCompleted }
     }
 
-    /// Whether the future was completed by ``cancel()`` (directly, or because every future
+    /// Whether the future was completed by ``cancel(isolation:)`` (directly, or because every future
     /// derived from it was cancelled).
     public final var isCancelled: Bool {
         lock.withLock { wasCancelled }
@@ -345,7 +345,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     ///   - isolation: The caller's actor, or `nil` in nonisolated code; leave it to its default.
     ///   - observer: Called exactly once with the future's result.
     /// - Note: Observing is an interest that cannot be withdrawn: a future with an observer is
-    ///   not cancelled when the futures derived from it are. Call ``cancel()`` to cancel it.
+    ///   not cancelled when the futures derived from it are. Call ``cancel(isolation:)`` to cancel it.
     @inlinable
     public final func observe(
         isolation: isolated (any Actor)? = #isolation,
@@ -447,9 +447,22 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     /// download.cancel()   // cancels the URLSession request; observers see CancellationError
     /// ```
     ///
+    /// Observers isolated to the caller's actor run before this returns, as they do when a
+    /// promise is resolved there (see ``Promise/resolve(with:isolation:)``).
+    ///
+    /// - Parameter isolation: The caller's actor, or `nil` in nonisolated code; leave it to its
+    ///   default.
     /// - Returns: `true` if this call cancelled the future, `false` if it had already completed.
     @discardableResult
-    public final func cancel() -> Bool {
+    public final func cancel(isolation: isolated (any Actor)? = #isolation) -> Bool {
+        if isolation == nil {
+            return cancelPending()
+        }
+        return CallbackNesting.current.whileIsolated(to: isolation) { cancelPending() }
+    }
+
+    /// ``cancel(isolation:)`` with no isolation known: the observers isolated to an actor hop.
+    final func cancelPending() -> Bool {
         lock.lock()
         guard !isCompleted else {
             lock.unlock()

@@ -101,7 +101,7 @@ public final class Promise<Value: Sendable>: Future<Value>, @unchecked Sendable 
 
     /// Registers work to stop when the promise is cancelled: the URLSession task, the `Task`.
     ///
-    /// `handler` runs once, when ``Future/cancel()`` cancels the promise — directly, or because
+    /// `handler` runs once, when ``Future/cancel(isolation:)`` cancels the promise — directly, or because
     /// every future derived from it was cancelled. If the promise was already cancelled, it
     /// runs at once; if the promise completed some other way, it is dropped and never runs.
     ///

@@ -345,6 +345,16 @@ struct FutureObserveCompletingActorTests {
         }
     }
 
+    @Test @MainActor func aViewModelShowsACancellationWhenCancelReturnsOnTheMainActor() {
+        let viewModel = ProductViewModel()
+        for _ in 0..<1_000 {
+            let promise = Promise<Int>()
+            viewModel.load(promise.map { Product(id: $0, name: "product \($0)") })
+            promise.cancel()
+            #expect(viewModel.state == .failed)
+        }
+    }
+
     @Test @MainActor func theArticlesViewControllerShowsAPendingPromiseResolvedOnTheMainActorWithNoWaiting() {
         let promise = Promise<Product>()
         let viewController = ProductViewController { promise }
