@@ -12,9 +12,12 @@ extension CallbackNesting {
     /// on every platform, and no executor is asked. While such a completion runs its callbacks,
     /// ``whileIsolated(to:_:)`` records the actor here; every callback it runs, and everything
     /// they run in turn on this thread, is a synchronous call from the completer, and a
-    /// synchronous call never leaves the executor it was made on. So while the record stands,
-    /// the thread is running on that actor's executor, and a callback that finds its observer's
-    /// actor here may call the observer directly: the call crosses no isolation.
+    /// synchronous call never leaves the executor it was made on: the actor's job stays on
+    /// this thread's stack, holding the actor, until the completer returns (a closure that
+    /// `DispatchQueue.sync` runs meanwhile included). So while the record stands, nothing else
+    /// runs on that actor, and a callback that finds its observer's actor here may call the
+    /// observer directly: the call crosses no isolation. ``Future/cancel(isolation:)`` records
+    /// its caller's actor the same way.
     ///
     /// Why not ask at run time instead, to cover a nonisolated completer that happens to run on
     /// the actor: the standard library has no public test that answers without trapping
