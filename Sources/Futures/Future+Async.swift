@@ -34,7 +34,7 @@ extension Future {
     /// ```
     ///
     /// Cancelling the awaiting `Task` releases the future the same way cancelling a derived
-    /// future does: it is cancelled once nothing else depends on it (see ``cancel()``), and the
+    /// future does: it is cancelled once nothing else depends on it (see ``cancel(isolation:)``), and the
     /// task gets `CancellationError`. A future that has already completed returns at once,
     /// without suspending. The caller resumes in its own isolation.
     @inlinable

@@ -11,7 +11,7 @@ extension Future {
     ///
     /// - Parameter transform: Runs once, on the thread that completes this future.
     /// - Returns: A future that completes when this one does.
-    /// - Note: Cancelling the returned future releases this one (see ``cancel()``).
+    /// - Note: Cancelling the returned future releases this one (see ``cancel(isolation:)``).
     @inlinable
     public final func map<NewValue>(
         _ transform: @escaping @Sendable (Value) throws -> NewValue

@@ -43,7 +43,8 @@ extension Future {
     /// ```
     ///
     /// `observer` runs at once if the future has completed and the caller is on the main
-    /// actor, and in a task on the main actor otherwise.
+    /// actor, in place (before the completing call returns) when main-actor code completes the
+    /// future later, and in a task on the main actor otherwise.
     public final func observeOnMainActor(
         isolation: isolated (any Actor)? = #isolation,
         _ observer: @escaping @MainActor (Result<Value, any Error>) -> Void
@@ -59,10 +60,12 @@ extension Future {
     /// (see ``observe(isolation:_:)``).
     ///
     /// When the caller is on `actor`, the observer runs at once if the future has completed and
-    /// no earlier observer is still on its way to an actor; otherwise it runs in a task that
-    /// is enqueued on `actor` when the future completes. Such tasks are made isolated to the
-    /// actor (not made elsewhere and hopping there), so the actor receives them in the order
-    /// the future ran its callbacks: registration order.
+    /// no earlier observer is still on its way to an actor. Otherwise it waits for the future:
+    /// completed by code isolated to `actor`, it runs in place among the other callbacks, before
+    /// the completing call returns (see ``CallbackNesting/isolation``, which holds the rule);
+    /// completed elsewhere, it runs in a task that is enqueued on `actor` then. Such tasks are
+    /// made isolated to the actor (not made elsewhere and hopping there), so the actor receives
+    /// them in the order the future ran its callbacks: registration order.
     @usableFromInline
     final func observe(
         from isolation: isolated (any Actor)?,
@@ -81,6 +84,11 @@ extension Future {
         lock.unlock()
         guard callerIsOnActor else {
             whenComplete(retainingDependent: false) { [weak self] source in
+                if CallbackNesting.isRunningIsolated(to: actor) {
+                    // Completed on the observer's actor (see `CallbackNesting.isolation`).
+                    Self.synchronous(observer)(Future.outcome(of: source))
+                    return nil
+                }
                 let future = unsafeDowncast(source, to: Future<Value>.self)
                 future.beginHop()
                 Self.hop(observer, to: actor, with: Future.outcome(of: source), endingHopOf: self)
@@ -98,6 +106,11 @@ extension Future {
             self?.endHop()
         }
         whenComplete(retainingDependent: false) { source in
+            if CallbackNesting.isRunningIsolated(to: actor) {
+                // Completed on the observer's actor (see `CallbackNesting.isolation`).
+                Self.synchronous(observer)(Future.outcome(of: source))
+                return nil
+            }
             let future = unsafeDowncast(source, to: Future<Value>.self)
             future.beginHop()
             delivery.put(Future.outcome(of: source))

@@ -27,14 +27,16 @@
 /// - Observers run exactly once, in the order they were registered, outside any lock, on the
 ///   thread that completed the future — or at once, on the calling thread, when the future has
 ///   already completed. An observer registered on an actor (the main actor of a view
-///   controller) is isolated to it: it runs at once when the future has completed, and on that
-///   actor when it completes later. Use ``observe(on:_:)`` to pick a `DispatchQueue`.
-/// - ``cancel()`` rejects a pending future with `CancellationError` and runs its cancellation
+///   controller) is isolated to it: it runs at once when the future has completed; when it
+///   completes later, in its place among the others before the completing call returns if
+///   the completing code is isolated to that actor, and in a task on that actor otherwise.
+///   Use ``observe(on:_:)`` to pick a `DispatchQueue`.
+/// - ``cancel(isolation:)`` rejects a pending future with `CancellationError` and runs its cancellation
 ///   handlers (see ``Promise/onCancel(_:)``). Cancellation flows upstream: cancelling a future
 ///   made by `map`, `flatMap` and the other combinators releases the future it was made from,
 ///   which is cancelled once every future derived from it, and every `Task` awaiting its
 ///   ``value``, has been cancelled. A plain ``observe(isolation:_:)`` is an interest that is never
-///   withdrawn, so a future with an observer is only cancelled by calling ``cancel()`` on it.
+///   withdrawn, so a future with an observer is only cancelled by calling ``cancel(isolation:)`` on it.
 /// - Chains of any length complete without growing the stack: those made with `map` and
 ///   `flatMap`, and those whose observers complete or observe other futures. Such nested work
 ///   runs at once, as a plain call would, until 16 runs of callbacks nest on one thread;
@@ -277,7 +279,7 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         lock.withLock { !isCompleted }
     }
 
-    /// Whether the future was completed by ``cancel()`` (directly, or because every future
+    /// Whether the future was completed by ``cancel(isolation:)`` (directly, or because every future
     /// derived from it was cancelled).
     public final var isCancelled: Bool {
         lock.withLock { wasCancelled }
@@ -296,9 +298,11 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     ///
     /// Written on an actor (a `@MainActor` view controller, or an `actor`), `observer` is
     /// isolated to that actor, so it may touch the actor's state: if the future has already
-    /// completed, it runs at once, before this method returns; otherwise it runs on that
-    /// actor, in a task, once the future completes. This is the form a view controller uses,
-    /// and what lets its test run with no waiting:
+    /// completed, it runs at once, before this method returns; otherwise it runs once the
+    /// future completes: in place, before the completing call returns, when the completing
+    /// code is isolated to that actor too (a main-actor test resolving a ``Promise``), and on
+    /// that actor, in a task, when it is not. This is the form a view controller uses, and
+    /// what lets its test run with no waiting:
     ///
     /// ```swift
     /// @MainActor final class ProductViewController {
@@ -322,20 +326,26 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     ///
     /// A closure written with an explicit global actor, `{ @MainActor result in … }`, runs on
     /// that actor: at once when the future has completed and the caller is on that actor
-    /// already, in a task on that actor otherwise.
+    /// already, in place when code isolated to that actor completes the future, in a task on
+    /// that actor otherwise.
     ///
     /// Observers run exactly once, in registration order: those that run on the completing
     /// thread one after another, and those registered on one actor, or marked `@MainActor`, one
     /// after another on that actor (an observer registered while earlier ones are still on
     /// their way to an actor waits for them rather than running at once). Observers in
     /// different isolations run concurrently, and one marked with another global actor than
-    /// its caller's hops there in a task of its own, unordered with others.
+    /// its caller's hops there in a task of its own, unordered with others. When the completing
+    /// code is isolated to an observer's actor, that observer does not hop: it runs on the
+    /// completing thread in its place, so all of them run in registration order.
+    /// (Completions take the caller's isolation from `#isolation`: a completion in
+    /// nonisolated code, in a `@Sendable` closure, say, sends them to their actor in a task,
+    /// even when it happens to run there.)
     ///
     /// - Parameters:
     ///   - isolation: The caller's actor, or `nil` in nonisolated code; leave it to its default.
     ///   - observer: Called exactly once with the future's result.
     /// - Note: Observing is an interest that cannot be withdrawn: a future with an observer is
-    ///   not cancelled when the futures derived from it are. Call ``cancel()`` to cancel it.
+    ///   not cancelled when the futures derived from it are. Call ``cancel(isolation:)`` to cancel it.
     @inlinable
     public final func observe(
         isolation: isolated (any Actor)? = #isolation,
@@ -437,9 +447,22 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     /// download.cancel()   // cancels the URLSession request; observers see CancellationError
     /// ```
     ///
+    /// Observers isolated to the caller's actor run before this returns, as they do when a
+    /// promise is resolved there (see ``Promise/resolve(with:isolation:)``).
+    ///
+    /// - Parameter isolation: The caller's actor, or `nil` in nonisolated code; leave it to its
+    ///   default.
     /// - Returns: `true` if this call cancelled the future, `false` if it had already completed.
     @discardableResult
-    public final func cancel() -> Bool {
+    public final func cancel(isolation: isolated (any Actor)? = #isolation) -> Bool {
+        if isolation == nil {
+            return cancelPending()
+        }
+        return CallbackNesting.current.whileIsolated(to: isolation) { cancelPending() }
+    }
+
+    /// ``cancel(isolation:)`` with no isolation known: the observers isolated to an actor hop.
+    final func cancelPending() -> Bool {
         lock.lock()
         guard !isCompleted else {
             lock.unlock()
@@ -461,6 +484,31 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         let (completed, mustRun) = setResult(result)
         if mustRun {
             CallbackRunner.drain(completed: self)
+        }
+        return completed
+    }
+
+    /// Completes the future and runs its callbacks, for a caller isolated to `isolation`: the
+    /// observers isolated to that actor run in place (see ``CallbackNesting/isolation``).
+    /// Nonisolated callers (`nil`) take ``settle(with:)`` unchanged.
+    ///
+    /// - Returns: `false` if the future had already completed.
+    @inlinable @discardableResult
+    final func settle(with result: Result<Value, any Error>, isolation: isolated (any Actor)?) -> Bool {
+        if isolation == nil {
+            return settle(with: result)
+        }
+        return settle(with: result, isolatedTo: isolation)
+    }
+
+    /// ``settle(with:isolation:)`` for a caller on an actor.
+    @usableFromInline @inline(never)
+    final func settle(with result: Result<Value, any Error>, isolatedTo actor: isolated (any Actor)?) -> Bool {
+        let (completed, mustRun) = setResult(result)
+        if mustRun {
+            CallbackNesting.current.whileIsolated(to: actor) {
+                CallbackRunner.drain(completed: self)
+            }
         }
         return completed
     }

@@ -23,8 +23,11 @@
 /// }
 /// ```
 ///
-/// The first completion wins: later calls to ``resolve(with:)``, ``reject(with:)`` or
-/// ``complete(with:)`` are ignored and return `false`.
+/// The first completion wins: later calls to ``resolve(with:isolation:)``,
+/// ``reject(with:isolation:)`` or ``complete(with:isolation:)`` are ignored and return `false`.
+///
+/// Observers run as the future's contract says (see ``Future``); those isolated to the actor
+/// that completes the promise run before the completing call returns.
 ///
 /// - Note: A promise adds no state of its own: its state is the ``Future``'s, guarded by the
 ///   future's lock, which is why it restates the future's `@unchecked Sendable`.
@@ -45,37 +48,60 @@ public final class Promise<Value: Sendable>: Future<Value>, @unchecked Sendable 
 
     /// Completes the promise with `value`, running every observer.
     ///
+    /// Observers isolated to the caller's actor run before this returns, in their place in
+    /// registration order: a `@MainActor` view model that resolves a promise sees its own
+    /// observers' work done on the next line. Observers isolated to another actor run there
+    /// later.
+    ///
+    /// - Parameters:
+    ///   - value: The promise's value.
+    ///   - isolation: The caller's actor, or `nil` in nonisolated code; leave it to its default.
     /// - Returns: `true` if this call completed the promise, `false` if it had already
     ///   completed (the value is then ignored).
     @discardableResult
     @inlinable
-    public func resolve(with value: Value) -> Bool {
-        settle(with: .success(value))
+    public func resolve(with value: Value, isolation: isolated (any Actor)? = #isolation) -> Bool {
+        settle(with: .success(value), isolation: isolation)
     }
 
     /// Completes the promise with `error`, running every observer.
     ///
+    /// Observers isolated to the caller's actor run before this returns (see
+    /// ``resolve(with:isolation:)``).
+    ///
+    /// - Parameters:
+    ///   - error: The promise's error.
+    ///   - isolation: The caller's actor, or `nil` in nonisolated code; leave it to its default.
     /// - Returns: `true` if this call completed the promise, `false` if it had already
     ///   completed (the error is then ignored).
     @discardableResult
     @inlinable
-    public func reject(with error: any Error) -> Bool {
-        settle(with: .failure(error))
+    public func reject(with error: any Error, isolation: isolated (any Actor)? = #isolation) -> Bool {
+        settle(with: .failure(error), isolation: isolation)
     }
 
     /// Completes the promise with `result`, running every observer.
     ///
+    /// Observers isolated to the caller's actor run before this returns (see
+    /// ``resolve(with:isolation:)``).
+    ///
+    /// - Parameters:
+    ///   - result: The promise's result.
+    ///   - isolation: The caller's actor, or `nil` in nonisolated code; leave it to its default.
     /// - Returns: `true` if this call completed the promise, `false` if it had already
     ///   completed.
     @discardableResult
     @inlinable
-    public func complete(with result: Result<Value, any Error>) -> Bool {
-        settle(with: result)
+    public func complete(
+        with result: Result<Value, any Error>,
+        isolation: isolated (any Actor)? = #isolation
+    ) -> Bool {
+        settle(with: result, isolation: isolation)
     }
 
     /// Registers work to stop when the promise is cancelled: the URLSession task, the `Task`.
     ///
-    /// `handler` runs once, when ``Future/cancel()`` cancels the promise — directly, or because
+    /// `handler` runs once, when ``Future/cancel(isolation:)`` cancels the promise — directly, or because
     /// every future derived from it was cancelled. If the promise was already cancelled, it
     /// runs at once; if the promise completed some other way, it is dropped and never runs.
     ///
@@ -93,10 +119,15 @@ public final class Promise<Value: Sendable>: Future<Value>, @unchecked Sendable 
 extension Promise where Value == Void {
     /// Completes a `Promise<Void>`.
     ///
+    /// Observers isolated to the caller's actor run before this returns (see
+    /// ``Promise/resolve(with:isolation:)``).
+    ///
+    /// - Parameter isolation: The caller's actor, or `nil` in nonisolated code; leave it to its
+    ///   default.
     /// - Returns: `true` if this call completed the promise.
     @discardableResult
     @inlinable
-    public func resolve() -> Bool {
-        resolve(with: ())
+    public func resolve(isolation: isolated (any Actor)? = #isolation) -> Bool {
+        resolve(with: (), isolation: isolation)
     }
 }

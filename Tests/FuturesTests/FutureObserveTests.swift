@@ -188,9 +188,10 @@ struct FutureObserveIsolationTests {
         for name in ["first", "second", "third"] {
             promise.observe { _ in log.record(name) }
         }
-        // Completed on another thread while the main actor is held here: the three observers
-        // are on their way to the main actor, and cannot run before this method suspends.
-        DispatchQueue.global().sync { _ = promise.resolve(with: 1) }
+        // Completed by nonisolated code (a `@Sendable` closure) while the main actor is held
+        // here: the three observers are on their way to the main actor, and cannot run before
+        // this method suspends.
+        DispatchQueue.global().sync { @Sendable in _ = promise.resolve(with: 1) }
         promise.observe { _ in log.record("registered after completion") }
         #expect(log.entries == [])  // it waits for the three instead of overtaking them
 
@@ -269,5 +270,183 @@ struct FutureObserveIsolationTests {
             }
         }
         #expect(threads.values == [completing])
+    }
+}
+
+// MARK: - Completed on the observer's actor
+
+/// A main-actor view model whose screen state follows a future.
+@MainActor
+fileprivate final class ProductViewModel {
+    enum State: Equatable {
+        case loading
+        case loaded(String)
+        case failed
+    }
+
+    private(set) var state = State.loading
+
+    func load(_ product: Future<Product>) {
+        state = .loading
+        product.observe { [weak self] result in
+            self?.state = (try? result.get()).map { .loaded($0.name) } ?? .failed
+        }
+    }
+}
+
+/// An observer made in nonisolated code, so that it is nonisolated: it runs on the completing
+/// thread.
+fileprivate func plainObserver(recording name: String, in order: Recorder<String>) -> PlainObserver {
+    { _ in order.append(name) }
+}
+
+fileprivate typealias PlainObserver = @Sendable (Result<Int, any Error>) -> Void
+
+/// Registers a `@MainActor` observer from nonisolated code (the caller is not on the actor).
+fileprivate func observeOnMainActorFromElsewhere(_ future: Future<Int>, recording name: String, in order: Recorder<String>) {
+    future.observe { @MainActor _ in order.append(name) }
+}
+
+extension Shelf {
+    /// Observes `future` on this actor, resolves `promise` here, and returns the names as they
+    /// are when `resolve` returns.
+    func show(_ future: Future<String>, resolving promise: Promise<String>, with name: String) -> [String] {
+        _ = show(future)
+        promise.resolve(with: name)
+        return names
+    }
+
+    /// Resolves `promise` on this actor.
+    func resolve(_ promise: Promise<String>, with name: String) {
+        promise.resolve(with: name)
+    }
+}
+
+@Suite("Future+Observe: completed on the observer's actor")
+struct FutureObserveCompletingActorTests {
+    @Test @MainActor func aViewModelShowsAPendingPromisesValueWhenResolveReturnsOnTheMainActor() {
+        let viewModel = ProductViewModel()
+        for index in 0..<1_000 {
+            let promise = Promise<Product>()
+            viewModel.load(promise)
+            #expect(viewModel.state == .loading)
+            promise.resolve(with: Product(id: index, name: "iPad \(index)"))
+            #expect(viewModel.state == .loaded("iPad \(index)"))  // no yield, no wait
+        }
+    }
+
+    @Test @MainActor func aViewModelShowsARejectionWhenRejectReturnsOnTheMainActor() {
+        let viewModel = ProductViewModel()
+        for _ in 0..<1_000 {
+            let promise = Promise<Product>()
+            viewModel.load(promise)
+            promise.reject(with: TestError("offline"))
+            #expect(viewModel.state == .failed)
+        }
+    }
+
+    @Test @MainActor func aViewModelShowsACancellationWhenCancelReturnsOnTheMainActor() {
+        let viewModel = ProductViewModel()
+        for _ in 0..<1_000 {
+            let promise = Promise<Int>()
+            viewModel.load(promise.map { Product(id: $0, name: "product \($0)") })
+            promise.cancel()
+            #expect(viewModel.state == .failed)
+        }
+    }
+
+    @Test @MainActor func theArticlesViewControllerShowsAPendingPromiseResolvedOnTheMainActorWithNoWaiting() {
+        let promise = Promise<Product>()
+        let viewController = ProductViewController { promise }
+        viewController.viewWillAppear(false)
+        #expect(viewController.title == nil)
+        promise.complete(with: .success(Product(id: 7, name: "iPad Pro")))
+        #expect(viewController.title == "iPad Pro")
+    }
+
+    @Test @MainActor func anObserverOfADerivedFutureRunsWhenTheMainActorResolvesTheSource() {
+        let viewModel = ProductViewModel()
+        let promise = Promise<Int>()
+        viewModel.load(promise.map { Product(id: $0, name: "product \($0)") })
+        promise.resolve(with: 3)
+        #expect(viewModel.state == .loaded("product 3"))
+    }
+
+    @Test @MainActor func aMainActorObserverStillHopsWhenAnotherThreadResolvesAndRunsExactlyOnce() async throws {
+        let promise = Promise<Int>()
+        let log = MainActorLog(expecting: 1)
+        promise.observe { result in log.record("\((try? result.get()) ?? -1)") }
+        // The main actor is held here while nonisolated code on another thread completes the
+        // promise: the observer cannot run in place there, and runs once this method suspends.
+        let resolved = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = promise.resolve(with: 1)
+            _ = promise.resolve(with: 2)
+            resolved.signal()
+        }
+        resolved.wait()
+        #expect(log.entries == [])
+
+        try await log.wait()
+        try await Task.sleep(for: .milliseconds(50))  // room for a wrong extra run to show
+        #expect(log.entries == ["1"])
+        #expect(log.onMainQueue == [true])
+    }
+
+    @Test @MainActor func aClosureThatDispatchSyncRunsForTheMainActorIsOnTheMainActorSoObserversRunInPlace() {
+        let promise = Promise<Int>()
+        let log = MainActorLog(expecting: 1)
+        promise.observe { result in log.record("\((try? result.get()) ?? -1)") }
+        // A closure that is not `@Sendable` keeps its caller's isolation, and `sync` runs it
+        // while the main actor waits for it: it completes the promise on the main actor.
+        DispatchQueue.global().sync { _ = promise.resolve(with: 1) }
+        #expect(log.entries == ["1"])
+    }
+
+    @Test @MainActor func isolatedAndPlainObserversRunInRegistrationOrderBeforeResolveReturns() {
+        for _ in 0..<1_000 {
+            let promise = Promise<Int>()
+            let order = Recorder<String>()
+            promise.observe { _ in order.append("main 1") }
+            promise.observe(plainObserver(recording: "plain 2", in: order))
+            observeOnMainActorFromElsewhere(promise, recording: "main from elsewhere 3", in: order)
+            promise.observe { _ in order.append("main 4") }
+            promise.observe(plainObserver(recording: "plain 5", in: order))
+            promise.resolve(with: 1)
+            #expect(order.values == ["main 1", "plain 2", "main from elsewhere 3", "main 4", "plain 5"])
+            promise.resolve(with: 2)
+            #expect(order.count == 5)  // exactly once
+        }
+    }
+
+    @Test @MainActor func mainActorObserversThatResolveTheNextPromiseRunAChainOfAnyLengthInPlace() {
+        let promises = (0..<100_000).map { _ in Promise<Int>() }
+        for (promise, next) in zip(promises, promises.dropFirst()) {
+            promise.observe { result in next.resolve(with: ((try? result.get()) ?? 0) + 1) }
+        }
+        var last: Int?
+        promises[promises.count - 1].observe { result in last = try? result.get() }
+        promises[0].resolve(with: 0)
+        #expect(last == 99_999)
+    }
+
+    @Test func anObserverOnACustomActorRunsWhenThatActorResolvesThePromise() async {
+        let shelf = Shelf(expecting: 1)
+        for index in 0..<100 {
+            let promise = Promise<String>()
+            let names = await shelf.show(promise, resolving: promise, with: "iPad \(index)")
+            #expect(names.last == "iPad \(index)")
+        }
+    }
+
+    @Test func aMainActorObserverHopsWhenAnotherActorResolvesThePromise() async throws {
+        let shelf = Shelf(expecting: 1)
+        let log = await MainActorLog(expecting: 1)
+        let promise = Promise<String>()
+        promise.observe { @MainActor result in log.record((try? result.get()) ?? "failed") }
+        await shelf.resolve(promise, with: "iPad Pro")
+        try await log.wait()
+        #expect(await log.entries == ["iPad Pro"])
+        #expect(await log.onMainQueue == [true])
     }
 }

@@ -37,6 +37,9 @@ struct CallbackNesting {
         /// Futures whose callbacks wait for the innermost level, first deferred first. Kept
         /// with its capacity between uses.
         @usableFromInline var deferred: [any PendingCallbacks] = []
+        /// The actor that the code running callbacks on the thread is proven to be isolated to,
+        /// if any (see ``CallbackNesting/isolation``).
+        @usableFromInline var isolation: ObjectIdentifier?
 
         @usableFromInline init() {}
     }

@@ -109,6 +109,17 @@ struct FuturesAndPromisesSamplesTests {
         #expect(viewController.title == "iPad Pro")
     }
 
+    @Test @MainActor func theViewControllerShowsAPromiseTheTestResolvesOnTheMainActorWithNoWaiting() {
+        let promise = Promise<Product>()
+        let viewController = ProductViewController { promise }
+        viewController.viewWillAppear(false)
+        // viewController.title == nil: still loading
+        promise.resolve(with: Product(id: 7, name: "iPad Pro"))
+        // viewController.title == "iPad Pro"
+
+        #expect(viewController.title == "iPad Pro")
+    }
+
     @Test @MainActor func theViewControllerShowsAProductThatArrivesLaterFromAnotherThread() async throws {
         let promise = Promise<Product>()
         let viewController = ProductViewController { promise }
