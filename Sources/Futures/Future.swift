@@ -52,8 +52,8 @@
 ///   isolated to an actor runs on that actor).
 public class Future<Value: Sendable>: @unchecked Sendable {
     // Every stored property below is guarded by `lock`, which is what makes the dynamic
-    // exclusivity checks redundant: `@exclusivity(unchecked)` drops them (they cost about a
-    // fifth of a promise's life, measured by the benchmark package).
+    // exclusivity checks redundant: `@exclusivity(unchecked)` drops them (a large share of a
+    // promise's life; Benchmarks/README.md has the figures).
     @usableFromInline final let lock = Lock()
     /// The result of a completed future, as raw bytes (see ``ValueSlot``): the value of a
     /// future that succeeded when it fits them (else a ``ValueBox`` holding it), or the error of
@@ -62,8 +62,8 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     ///
     /// Not a `Value?`, an enum or a `Result`: the future's `deinit` is never specialised, and
     /// destroying a stored property whose type is generic over `Value` (other than `Value`
-    /// itself) looks that type's metadata up in the runtime's cache, about 300 instructions
-    /// per future, a sixth of a `map` step. Raw bytes need no look-up, and no code to destroy
+    /// itself) looks that type's metadata up in the runtime's cache for every future, a large
+    /// share of a `map` step. Raw bytes need no look-up, and no code to destroy
     /// them while the future is pending or once its result has been destroyed by `deinit`
     /// (separate optional fields for the box and the error cost a release call each in every
     /// future's `deinit`, even when empty); the value in them is destroyed through `Value`'s
@@ -756,9 +756,9 @@ public class Future<Value: Sendable>: @unchecked Sendable {
 /// An observer (``Future/observe(isolation:_:)``) is stored as it is, in `run`, with the code
 /// of an ``ObserverInvoker`` that calls it in `invoker`: wrapping it in a callback closure
 /// would allocate that closure's context, as the optimiser does not fold an `@isolated(any)`
-/// closure into the closure that captures it (measured: one allocation and about 350
-/// instructions per observer). The invoker captures nothing, so its code is all there is to
-/// keep (see ``FunctionParts``).
+/// closure into the closure that captures it (one allocation per observer, and its
+/// instructions). The invoker captures nothing, so its code is all there is to keep (see
+/// ``FunctionParts``).
 @usableFromInline struct StoredCallback: Sendable {
     /// For an observer, the address of the code of its ``ObserverInvoker``; 0 for a callback.
     @usableFromInline let invoker: UInt

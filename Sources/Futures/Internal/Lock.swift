@@ -46,10 +46,9 @@ struct Lock: ~Copyable {
 /// store; a contended taker spins briefly, then yields the processor.
 ///
 /// Chosen by measurement (Benchmarks/README.md): against a heap-allocated pthread mutex it
-/// saves an allocation per future, and it was faster in benchmarks 1, 2 and 5 (awaiting a
-/// completed future: 39 ns → 12 ns); ThreadSanitizer understands its atomics, which it does
-/// not for `Synchronization.Mutex` on Linux. Every critical section it guards is a few field
-/// reads and writes, so spinning is short.
+/// saves an allocation per future, and it was faster in benchmarks 1, 2 and 5; ThreadSanitizer
+/// understands its atomics, which it does not for `Synchronization.Mutex` on Linux. Every
+/// critical section it guards is a few field reads and writes, so spinning is short.
 @usableFromInline
 struct Lock: ~Copyable {
     @usableFromInline let state: Atomic<UInt32>
