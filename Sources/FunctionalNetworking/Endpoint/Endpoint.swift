@@ -18,8 +18,8 @@ import FoundationNetworking
 /// extension Endpoint {
 ///     static let shop = URL(string: "https://api.example.com/v1")!
 ///
-///     static func product(withID id: Product.ID) -> Endpoint {
-///         Endpoint(baseURL: shop).appending(pathComponents: ["products", id.rawValue])
+///     static func reviews(ofProductWithID id: Product.ID) -> Endpoint {
+///         Endpoint(baseURL: shop).appending(pathComponents: ["products", String(id), "reviews"])
 ///     }
 ///
 ///     static func search(for text: String) -> Endpoint {
