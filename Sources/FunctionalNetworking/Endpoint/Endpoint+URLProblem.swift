@@ -5,7 +5,7 @@ extension Endpoint {
     /// would have made, redacted: what ``Error/invalidURL(_:)`` carries, for people to read.
     ///
     /// ```
-    /// The endpoint does not make a valid absolute URL: the port 70000 is outside 0...65535, in https://shop.example:70000/items.
+    /// the port 70000 is outside 0...65535, in https://shop.example:70000/items
     /// ```
     public struct URLProblem: Sendable, Hashable, CustomStringConvertible {
         /// The part of a URL that is wrong.

@@ -26,7 +26,9 @@ import FoundationNetworking
 ///         Endpoint(baseURL: shop, path: "/search", queryItems: [URLQueryItem(name: "q", value: text)])
 ///     }
 /// }
+/// ```
 ///
+/// ```swift
 /// Endpoint.search(for: "café & crème").url
 /// // https://api.example.com/v1/search?q=caf%C3%A9%20%26%20cr%C3%A8me
 /// ```

@@ -22,7 +22,7 @@ func sampleLines(@SampleLines _ sample: () throws -> [Any]) rethrows -> [Any] {
 }
 
 /// The values of the lines of `sample`, which may wait; see ``SampleLines``.
-func sampleLines(@SampleLines _ sample: () async throws -> [Any]) async rethrows -> [Any] {
+func awaitedSampleLines(@SampleLines _ sample: () async throws -> [Any]) async rethrows -> [Any] {
     try await sample()
 }
 
