@@ -254,16 +254,24 @@ struct URLRequestCURLDocCommentSamplesTests {
 
 @Suite("Doc comment samples: Download.swift")
 struct DownloadDocCommentSamplesTests {
+    /// Stands in for Foundation's file manager in this suite: its temporary directory is a
+    /// folder of its own, so that the sample's `report.pdf` meets no other test's file.
+    struct FileManager {
+        static let `default` = FileManager()
+        let temporaryDirectory = Foundation.FileManager.default.temporaryDirectory
+            .appendingPathComponent("doc-sample-\(UUID())", isDirectory: true)
+    }
     @Test func aDownloadGoesToAFile() async throws {
         let server = try LoopbackServer { _ in .text("%PDF") }
         let reportURL = server.url(for: "/report.pdf")
+        try Foundation.FileManager.default.createDirectory(at: FileManager.default.temporaryDirectory, withIntermediateDirectories: true)
         let auth = Authenticator(store: CredentialStore(.bearer("t0ken")), allowedOrigins: [Origin(url: reportURL)!])
         let transport = NetworkSession.shared.transport(with: .authenticated(by: auth), .retry(), .validatingStatus())
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("report.pdf")
         let response = try await download(URLRequest(url: reportURL), to: report, through: transport)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(try Data(contentsOf: report) == Data("%PDF".utf8))
-        try? FileManager.default.removeItem(at: report)
+        try? Foundation.FileManager.default.removeItem(at: FileManager.default.temporaryDirectory)
     }
 }
 
