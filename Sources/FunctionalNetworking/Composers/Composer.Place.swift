@@ -49,7 +49,7 @@ extension Composer {
             case .numbering: ".numbered()"
             case .cancellation: ".cancellable(in:)"
             case .logging: ".logged(to:)"
-            case .metrics: ".metrics(_:)"
+            case .metrics: ".metrics(into:)"
             case .statusValidation: ".validatingStatus()"
             case .retry: ".retry()"
             case .timeout: ".timeout(after:)"

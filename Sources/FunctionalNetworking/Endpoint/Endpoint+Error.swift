@@ -6,7 +6,8 @@ extension Endpoint {
     ///
     /// ```swift
     /// guard let url = endpoint.url else {
-    ///     return promise.reject(with: Endpoint.Error.invalidURL)
+    ///     promise.reject(with: Endpoint.Error.invalidURL(endpoint.urlProblem))
+    ///     return
     /// }
     /// ```
     public enum Error: Swift.Error, Equatable, Sendable, CustomStringConvertible {

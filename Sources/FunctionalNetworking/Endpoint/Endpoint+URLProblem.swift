@@ -4,8 +4,8 @@ extension Endpoint {
     /// Which part of an endpoint keeps it from making a valid absolute URL, with the URL it
     /// would have made, redacted: what ``Error/invalidURL(_:)`` carries, for people to read.
     ///
-    /// ```swift
-    /// // The endpoint does not make a valid absolute URL: the port 70000 is outside 0...65535, in https://shop.example:70000/items.
+    /// ```
+    /// the port 70000 is outside 0...65535, in https://shop.example:70000/items
     /// ```
     public struct URLProblem: Sendable, Hashable, CustomStringConvertible {
         /// The part of a URL that is wrong.

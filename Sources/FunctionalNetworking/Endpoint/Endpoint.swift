@@ -18,15 +18,17 @@ import FoundationNetworking
 /// extension Endpoint {
 ///     static let shop = URL(string: "https://api.example.com/v1")!
 ///
-///     static func product(withID id: Product.ID) -> Endpoint {
-///         Endpoint(baseURL: shop).appending(pathComponents: ["products", id.rawValue])
+///     static func reviews(ofProductWithID id: Product.ID) -> Endpoint {
+///         Endpoint(baseURL: shop).appending(pathComponents: ["products", String(id), "reviews"])
 ///     }
 ///
 ///     static func search(for text: String) -> Endpoint {
 ///         Endpoint(baseURL: shop, path: "/search", queryItems: [URLQueryItem(name: "q", value: text)])
 ///     }
 /// }
+/// ```
 ///
+/// ```swift
 /// Endpoint.search(for: "café & crème").url
 /// // https://api.example.com/v1/search?q=caf%C3%A9%20%26%20cr%C3%A8me
 /// ```

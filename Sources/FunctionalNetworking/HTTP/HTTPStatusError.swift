@@ -11,6 +11,7 @@ import FoundationNetworking
 /// ```swift
 /// do {
 ///     let product = try await networking(.product(withID: 7)).decoded(as: Product.self).value
+///     show(product.name)
 /// } catch let error as HTTPStatusError where error.status == 404 {
 ///     showNotFound()
 /// } catch let error as HTTPStatusError {

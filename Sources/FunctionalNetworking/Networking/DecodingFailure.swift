@@ -3,8 +3,8 @@ import Foundation
 /// A body that did not decode into the type asked for, naming the type and where in the
 /// document decoding stopped.
 ///
-/// ```swift
-/// // Could not decode Product: the key "name" is missing at items[2].
+/// ```
+/// Could not decode Product: the key "name" is missing at items[2].
 /// ```
 public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
     /// The type that was being decoded, such as `"Product"`.

@@ -14,8 +14,10 @@ import FoundationNetworking
 /// let queue = SequentialQueue(networking: networking(from: NetworkSession.shared.transport))
 /// do {
 ///     let bodies = try await queue.run([.createCart, .addItem(7), .checkout]).value
+///     print(bodies.count)
 /// } catch let failure as SequentialQueue.Failure {
 ///     // failure.completed: the bodies before it; failure.index: which one failed
+///     print(failure.completed.count, failure.index)
 /// }
 /// ```
 ///

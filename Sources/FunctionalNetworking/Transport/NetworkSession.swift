@@ -11,7 +11,7 @@ import FoundationNetworking
 /// ```swift
 /// let session = NetworkSession(configuration: .default, policy: .default)
 /// let transport = session.transport(with: .authenticated(by: auth), .retry(), .validatingStatus())
-/// let loadProduct = chain(chain(Endpoint.product, to: networking(from: transport)), to: Future.decoded)
+/// let loadProduct: (Product.ID) -> Future<Product> = chain(chain(Endpoint.product, to: networking(from: transport)), to: Future.decoded)
 /// ```
 ///
 /// Make one per configuration and keep it for as long as you send requests (an app keeps one

@@ -12,7 +12,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let policy = TransportPolicy(redirects: .follow(maximumHops: 5))
-/// let transport = NetworkSession(configuration: URLSession.shared.configuration, policy: policy)
+/// let session = NetworkSession(configuration: URLSession.shared.configuration, policy: policy)
 /// ```
 ///
 /// Your own policy is a function of the ``Redirect``, and can be tested as one:

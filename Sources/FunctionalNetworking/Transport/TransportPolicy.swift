@@ -10,7 +10,8 @@ import Foundation
 ///     maximumResponseSize: 8 * 1_048_576,   // 8 MiB
 ///     redaction: secrets
 /// )
-/// let transport = NetworkSession(configuration: URLSession.shared.configuration, policy: policy, with: .retry())
+/// let session = NetworkSession(configuration: URLSession.shared.configuration, policy: policy)
+/// let transport = session.transport(with: .retry())
 /// ```
 ///
 /// The defaults: follow up to 20 redirects, never from HTTPS to HTTP, and never with the

@@ -180,7 +180,7 @@ public final class ResponseCache: @unchecked Sendable {
     /// the last to be evicted). An expired response is removed instead.
     ///
     /// ```swift
-    /// if let (data, _) = cache.cachedResponse(for: URLRequest(url: productURL)) { show(data) }
+    /// if case (let data, _)? = cache.cachedResponse(for: URLRequest(url: productURL)) { show(data) }
     /// ```
     ///
     /// - Parameter request: The request, matched by value, credentials and `Vary`.

@@ -12,7 +12,7 @@ extension Composer {
     /// ```swift
     /// let transport = NetworkSession.shared.transport(with:
     ///     .numbered(),
-    ///     .logged(to: { record in lines.append(record.message) }, level: .info),
+    ///     .logged(to: { record in print(record.message) }, level: .info),
     ///     .retry()
     /// )
     /// // → #1 3F2A9C1E GET https://shop.test/products          (debug, filtered out by .info)
@@ -39,7 +39,9 @@ extension Composer {
     ///
     /// **Levels.** A start is `.debug`; an end is `.info`, `.warning` for a 4xx status, and
     /// `.error` for a 5xx status or any error other than cancellation; a cancelled request is
-    /// `.info`. Records below `level` are not written.
+    /// `.info`. With ``validatingStatus(_:)`` in the stack, as usual, a 4xx or 5xx reaches
+    /// logging as an ``HTTPStatusError`` and so is `.error`; a 4xx is `.warning` only in a stack
+    /// without it. Records below `level` are not written.
     ///
     /// **Its place.** ``Place/logging``, just below numbering and cancellation: it writes one
     /// pair of records per call, as the caller sent it and as the caller receives it. To log
