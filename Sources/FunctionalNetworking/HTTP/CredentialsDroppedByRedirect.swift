@@ -6,8 +6,11 @@ import Foundation
 /// since the credentials were not missing from the request you made but removed on the way.
 ///
 /// ```swift
-/// catch let error as HTTPStatusError where error.credentialsDroppedByRedirect != nil {
+/// do {
+///     _ = try await send(account).value
+/// } catch let error as HTTPStatusError where error.credentialsDroppedByRedirect != nil {
 ///     // The server redirected the request elsewhere; send it to the final URL instead.
+///     movedTo = error.url
 /// }
 /// ```
 public struct CredentialsDroppedByRedirect: Sendable, Hashable, CustomStringConvertible {

@@ -29,7 +29,11 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible, 
     /// with `CancellationError`.
     ///
     /// ```swift
-    /// catch let error as TransportError where error.urlError?.code == .timedOut { … }
+    /// do {
+    ///     _ = try await transport(request)
+    /// } catch let error as TransportError where error.urlError?.code == .timedOut {
+    ///     retryLater()
+    /// }
     /// ```
     case networkFailure(URLError, url: String, timeout: Duration? = nil, attempts: Int = 1)
     /// The response's decoded body passed `limit` bytes, so the transfer was cancelled; `url`

@@ -263,12 +263,13 @@ struct DownloadDocCommentSamplesTests {
     }
     @Test func aDownloadGoesToAFile() async throws {
         let server = try LoopbackServer { _ in .text("%PDF") }
-        let reportURL = server.url(for: "/report.pdf")
+        let reportURL = server.url(for: "/reports/7.pdf")
+        let api = server.baseURL
         try Foundation.FileManager.default.createDirectory(at: FileManager.default.temporaryDirectory, withIntermediateDirectories: true)
         let auth = Authenticator(store: CredentialStore(.bearer("t0ken")), allowedOrigins: [Origin(url: reportURL)!])
         let transport = NetworkSession.shared.transport(with: .authenticated(by: auth), .retry(), .validatingStatus())
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("report.pdf")
-        let response = try await download(URLRequest(url: reportURL), to: report, through: transport)
+        let response = try await download(Endpoint(baseURL: api, path: "/reports/7.pdf"), to: report, through: transport)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(try Data(contentsOf: report) == Data("%PDF".utf8))
         try? Foundation.FileManager.default.removeItem(at: FileManager.default.temporaryDirectory)
@@ -387,12 +388,12 @@ struct RequestContextDocCommentSamplesTests {
 struct TransferProgressDocCommentSamplesTests {
     @Test func aDownloadReportsItsProgress() async throws {
         let server = try LoopbackServer { _ in .text(String(repeating: "x", count: 100_000)) }
-        let request = URLRequest(url: server.url(for: "/big"))
+        let report = Endpoint(baseURL: server.baseURL, path: "/big")
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("doc-sample-\(UUID())")
         defer { try? FileManager.default.removeItem(at: destination) }
         let transport = NetworkSession.shared.transport
         let response = try await withTransferProgress {
-            try await download(request, to: destination, through: transport)
+            try await download(report, to: destination, through: transport)
         } onProgress: { progress in
             print(progress.bytesReceived, "of", progress.totalBytesToReceive ?? -1)
         }
@@ -432,13 +433,18 @@ struct TransportErrorDocCommentSamplesTests {
         let request = URLRequest(url: server.url(for: "/big"))
         let transport = NetworkSession(configuration: .ephemeral, policy: TransportPolicy(maximumResponseSize: 1_000)).transport
         let said = Collected<Int>()
+        let offline = Counter()
+        @Sendable func showOffline() { offline.increment() }
         try await withDocSampleTimeLimit {
             do {
                 _ = try await transport(request)
             } catch TransportError.responseTooLarge(let limit, _) {
                 print("more than \(limit) bytes; raise Endpoint.maximumResponseSize for this endpoint")
+            } catch let error as TransportError where error.urlError?.code == .notConnectedToInternet {
+                showOffline()
             }
         }
+        #expect(offline.value == 0)
         do {
             _ = try await transport(request)
         } catch TransportError.responseTooLarge(let limit, _) {

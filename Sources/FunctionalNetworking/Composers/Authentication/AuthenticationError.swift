@@ -6,7 +6,9 @@ import Foundation
 /// server rejected (sign the user out) from a network that is down (try later):
 ///
 /// ```swift
-/// catch AuthenticationError.refreshFailed(let cause as HTTPStatusError) where [400, 401].contains(cause.status) {
+/// do {
+///     _ = try await transport(request)
+/// } catch AuthenticationError.refreshFailed(let cause as HTTPStatusError) where [400, 401].contains(cause.status) {
 ///     signOut()
 /// } catch let error as AuthenticationError where error.underlyingError is TransportError {
 ///     showOffline()
