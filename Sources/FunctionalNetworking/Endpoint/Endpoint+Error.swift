@@ -28,7 +28,7 @@ extension Endpoint {
         /// The timeout is zero, negative, infinite or not a number.
         case invalidTimeout
 
-        /// An invalid URL whose problem is not known, as the seed article rejects a promise with.
+        /// An invalid URL whose problem is not known: `promise.reject(with: Endpoint.Error.invalidURL)`.
         public static var invalidURL: Error { .invalidURL(nil) }
 
         /// Whether two errors are the same error; `invalidURL` errors are equal whatever their

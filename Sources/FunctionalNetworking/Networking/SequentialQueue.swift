@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 
 /// Sends a list of endpoints one after another: the next starts only when the one before has
-/// finished (SwiftyNetworking's `Queue`).
+/// finished.
 ///
 /// Either stop at the first failure, with ``run(_:)``:
 ///

@@ -8,7 +8,7 @@ import FoundationNetworking
 /// body may take in memory, whether it is a download and where to, who watches its progress,
 /// and whether its status has been checked.
 ///
-/// A ``Transport`` is the seed's function, `(URLRequest) async throws -> (Data, URLResponse)`,
+/// A ``Transport`` is one function, `(URLRequest) async throws -> (Data, URLResponse)`,
 /// so the settings of one call travel beside it, in one task-local value, ``current``, that
 /// every composer — your own included — reads, and may set for the call below it. Each entry
 /// point sets it for its call: ``networking(from:)`` starts from the context it is called in and

@@ -7,7 +7,7 @@ import FoundationNetworking
 
 extension URLSession {
     /// This session as a ``Transport``, through the ``NetworkSession`` that stands for it: the
-    /// base function of the seed articles, `(URLRequest) async throws -> (Data, URLResponse)`.
+    /// base function every stack wraps, `(URLRequest) async throws -> (Data, URLResponse)`.
     ///
     /// ```swift
     /// let transport = URLSession.shared.transport
@@ -26,7 +26,7 @@ extension URLSession {
         NetworkSession.standing(for: self).transport
     }
 
-    /// Starts the request for `endpoint` and returns the future of its body: the seed's
+    /// Starts the request for `endpoint` and returns the future of its body: a
     /// ``Networking`` function.
     ///
     /// A 2xx response gives the body; any other status rejects the future with

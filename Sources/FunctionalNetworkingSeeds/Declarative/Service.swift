@@ -42,9 +42,11 @@ import FoundationNetworking
 /// - **`beforeEach`** runs in ``networking(using:)`` on every endpoint sent through it, before
 ///   its request is made; the request is then checked as usual (`Endpoint.urlRequest()`),
 ///   so a hook cannot put a malformed header on the wire either.
-/// - **`afterEach`** runs in ``networking(using:)`` on every response, whatever its status,
-///   *before* the status is checked: it may return the data and response as they are,
-///   transform them, or throw to reject the response (the future then fails with that error).
+/// - **`afterEach`** runs in ``networking(using:)`` on every response the transport returns,
+///   *before* `networking(from:)` checks the status: it may return the data and response as
+///   they are, transform them, or throw to reject the response (the future then fails with that
+///   error). A transport with `.validatingStatus()` throws for a status it refuses before
+///   `afterEach` sees it: to see every status, pass a transport without it.
 ///
 /// ## Stacking services
 ///
