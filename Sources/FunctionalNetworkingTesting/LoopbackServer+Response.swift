@@ -8,7 +8,8 @@ extension LoopbackServer {
     /// ``throttle``, and a ``fault`` that misbehaves on purpose.
     ///
     /// The server always writes a `Content-Length` header equal to `body.count`
-    /// (any `Content-Length` or `Transfer-Encoding` you set is replaced), and
+    /// (any `Content-Length` or `Transfer-Encoding` you set is replaced; a streamed or
+    /// endlessly repeated body is chunked instead), and
     /// omits the body for `HEAD` requests and for 1xx, 204 and 304 responses.
     ///
     /// ```swift
@@ -35,6 +36,9 @@ extension LoopbackServer {
         /// How many times the body is written; ``Repetition/once`` unless set with
         /// ``repeated(_:)``.
         public var repetition: Repetition = .once
+        /// When set, the body is streamed part by part with `Transfer-Encoding: chunked`
+        /// instead of sending ``body``; see ``stream(_:status:headers:)``.
+        public var streamParts: [StreamPart]?
 
         /// Creates a response.
         ///

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -64,9 +66,10 @@ struct ConnectionHandler {
 
     /// Produces and sends the response for `request`, honouring its knobs and fault.
     private func serve(_ request: LoopbackServer.RecordedRequest, head: RequestHead) -> Disposition {
-        let response = core.response(for: request)
+        var response = core.response(for: request)
         guard core.wake.sleep(for: response.delay) else { return .closeNow }
         let sendsBody = ResponseSerializer.sendsBody(status: response.status, method: request.method)
+        if !sendsBody { response.streamParts = nil }
         let body = sendsBody ? [UInt8](response.body) : []
         switch response.fault {
         case .closeAtStart, .closeAfterRequest:
@@ -87,7 +90,9 @@ struct ConnectionHandler {
                 for: response, keepAlive: keepAlive, announceKeepAlive: keepAlive && head.version == "HTTP/1.0"
             )
             do {
-                if response.repetition != .once, sendsBody {
+                if let parts = response.streamParts {
+                    guard try writeStream(head: responseHead, parts: parts) else { return .closeNow }
+                } else if response.repetition != .once, sendsBody {
                     try writeRepeated(head: responseHead, body: body, repetition: response.repetition, pause: response.throttle?.period)
                     return .closeGracefully
                 } else if let throttle = response.throttle, !body.isEmpty {
@@ -139,6 +144,43 @@ struct ConnectionHandler {
             }
             throw .stopped
         }
+    }
+
+    /// Writes the head, then each part as one chunk with the pauses between, then the
+    /// terminating chunk. Returns `false` when a part cut the connection short.
+    private func writeStream(head: [UInt8], parts: [LoopbackServer.StreamPart]) throws(ConnectionError) -> Bool {
+        var pending = head  // The head goes out with the first chunk, in one send.
+        func chunk(_ bytes: Data) -> [UInt8] {
+            guard !bytes.isEmpty else { return [] }
+            return Array((String(bytes.count, radix: 16) + "\r\n").utf8) + bytes + Array("\r\n".utf8)
+        }
+        for part in parts {
+            switch part {
+            case .bytes(let bytes):
+                try io.write(pending + chunk(bytes))
+                pending = []
+            case .pause(let duration):
+                if !pending.isEmpty { try io.write(pending) }
+                pending = []
+                guard core.wake.sleep(for: duration) else { throw .stopped }
+            case .cutAfter(let bytes):
+                let last = pending + chunk(bytes)
+                if !last.isEmpty { try io.write(last) }
+                return false
+            case .repeating(let bytes, let interval):
+                let repeated = chunk(bytes)
+                try io.write(pending + repeated)
+                pending = []
+                guard !repeated.isEmpty else { break }
+                while !core.wake.isSignalled {
+                    guard core.wake.sleep(for: interval) else { throw .stopped }
+                    try io.write(repeated)
+                }
+                throw .stopped
+            }
+        }
+        try io.write(pending + Array("0\r\n\r\n".utf8))
+        return true
     }
 
     /// Answers a request that could not be read, then closes.

@@ -24,6 +24,7 @@ enum ResponseSerializer {
             text += "\(sanitized(header.name)): \(sanitized(header.value))\r\n"
         }
         switch response.repetition {
+        case _ where response.streamParts != nil: text += "Transfer-Encoding: chunked\r\n"
         case .once: text += "Content-Length: \(response.body.count)\r\n"
         case .times(let count): text += "Content-Length: \(response.body.count * max(0, count))\r\n"
         case .forever: text += "Transfer-Encoding: chunked\r\n"

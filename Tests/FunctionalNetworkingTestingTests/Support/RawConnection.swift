@@ -117,6 +117,14 @@ final class RawConnection {
         return buffer
     }
 
+    /// Returns the bytes that arrive next (and any already buffered), or `nil` once the server
+    /// has closed the connection and nothing is buffered; throws at the deadline.
+    func readNext(timeout: Duration = .seconds(30)) throws -> Data? {
+        if buffer.isEmpty, try !readMore(until: ContinuousClock.now + timeout) { return nil }
+        defer { buffer.removeAll() }
+        return buffer
+    }
+
     /// Whether the server closes the connection (EOF or reset) within `timeout`
     /// without sending anything more.
     func isClosedByPeer(within timeout: Duration) -> Bool {
