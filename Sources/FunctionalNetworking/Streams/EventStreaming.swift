@@ -95,7 +95,10 @@ actor EventSourceConnection {
     /// Whether the sequence has ended; it gives nothing more.
     private var isFinished = false
 
-    init(endpoint: Endpoint, transport: @escaping Transport, reconnection: EventStreamReconnection, limits: StreamLimits, clock: any Clock<Duration>) {
+    init(
+        endpoint: Endpoint, transport: @escaping Transport, reconnection: EventStreamReconnection, limits: StreamLimits,
+        clock: any Clock<Duration>
+    ) {
         self.endpoint = endpoint
         self.transport = transport
         self.reconnection = reconnection
