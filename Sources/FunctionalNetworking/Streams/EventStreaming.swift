@@ -51,8 +51,14 @@ public typealias EventStreaming = @Sendable (Endpoint) -> AsyncThrowingStream<Se
 ///
 /// Each connection goes through the transport's composers as a streamed call
 /// (``stream(_:through:limits:)``): a credential refresh on a 401, a retry before the first
-/// byte, logging and metrics of each connection. Stopping the reading (leaving the loop,
-/// cancelling the task) closes the connection at once, and no reconnection follows.
+/// byte, logging and metrics of each connection.
+///
+/// Cancelling the reading task closes the connection at once, and no reconnection follows;
+/// the sequence ends, with `CancellationError` or, when the cancellation comes between two
+/// events, as a normal end. Leaving the loop closes the connection once the sequence is let go
+/// of: at once for `for try await event in events(endpoint)`, which holds it only for the
+/// loop; a sequence kept in a variable or a property keeps its connection open until it is
+/// released (an `AsyncThrowingStream` read by pulling does not learn that its reader left).
 ///
 /// - Parameters:
 ///   - transport: A transport from a ``NetworkSession``, composed or not.
@@ -129,6 +135,7 @@ actor EventSourceConnection {
                 try await waitBeforeReconnecting(after: nil)
             } catch {
                 events = nil
+                parser.finish()  // A line or an event cut short by the failure is no part of the next connection's.
                 guard Self.reconnects(after: error) else {
                     isFinished = true
                     throw error

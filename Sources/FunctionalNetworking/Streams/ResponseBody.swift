@@ -14,7 +14,8 @@ import Foundation
 /// reading throws ``StreamError/alreadyConsumed``.
 ///
 /// **Stopping.** Leaving the loop (`break`, `return`, an error), cancelling the task that
-/// reads, or dropping the body unread cancels the transfer at once; nothing keeps running.
+/// reads, or dropping the body unread cancels the transfer at once, even while the response is
+/// still held; nothing keeps running.
 ///
 /// **Memory.** A reader that keeps up holds about one chunk. Where URLSession can pause a
 /// transfer (Apple platforms) a reader that falls behind pauses it once about 1 MiB is
@@ -129,15 +130,33 @@ public struct ResponseBody: AsyncSequence, Sendable {
         return data
     }
 
+    /// The reading of a body by its one reader: when the reader lets go of it (leaves its loop),
+    /// the stream is cancelled, whoever still holds the body.
+    final class Reader: Sendable {
+        let channel: StreamChannel
+
+        init(_ channel: StreamChannel) {
+            self.channel = channel
+        }
+
+        deinit {
+            channel.cancel()
+        }
+    }
+
     /// Reads the body's chunks; the first reader claims the body.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(handle: handle, isReader: handle.channel.claim())
+        AsyncIterator(handle: handle, reader: handle.channel.claim() ? Reader(handle.channel) : nil)
     }
 
     /// Reads the chunks of a ``ResponseBody`` as they arrive.
+    ///
+    /// The first iterator made claims the body; once it (and every copy of it) is gone, the
+    /// transfer is cancelled, unless it has ended.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let handle: Handle
-        let isReader: Bool
+        /// The claim on the body; `nil` for a later iterator, which only throws.
+        let reader: Reader?
 
         /// The next chunk, waiting for it; `nil` at the end of the body.
         ///
@@ -153,8 +172,8 @@ public struct ResponseBody: AsyncSequence, Sendable {
         /// - Parameter actor: The caller's actor, if any.
         /// - Throws: The error that ended the stream.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Data? {
-            guard isReader else { throw StreamError.alreadyConsumed }
-            return try await handle.channel.next()
+            guard let reader else { throw StreamError.alreadyConsumed }
+            return try await reader.channel.next()
         }
     }
 }
