@@ -1,3 +1,9 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The header fields of a request: an ordered list of name–value pairs whose names compare
 /// case-insensitively (ASCII), as HTTP says they do.
 ///
@@ -228,5 +234,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
             decoding: name.utf8.map { byte in
                 (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
             }, as: UTF8.self)
+    }
+}
+
+extension HTTPHeaders {
+    /// The header fields of `response`.
+    init(response: HTTPURLResponse) {
+        self.init()
+        for (name, value) in response.allHeaderFields {
+            add(name: String(describing: name), value: String(describing: value))
+        }
     }
 }

@@ -45,11 +45,7 @@ public struct HTTPStatusError: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// Creates the error from an `HTTPURLResponse` and its body.
     public init(response: HTTPURLResponse, body: Data) {
-        var headers: HTTPHeaders = [:]
-        for (name, value) in response.allHeaderFields {
-            headers.add(name: String(describing: name), value: String(describing: value))
-        }
-        self.init(status: response.statusCode, headers: headers, body: body, url: response.url)
+        self.init(status: response.statusCode, headers: HTTPHeaders(response: response), body: body, url: response.url)
     }
 
     /// Decodes the body into the server's error model: the one way to read an error document,

@@ -46,8 +46,11 @@ public func networking(from transport: @escaping Transport) -> Networking {
 }
 
 /// Sends `endpoint` through `transport` and checks the status once, as ``networking(from:)``
-/// documents; `URLError.cancelled` becomes `CancellationError`.
-func sendChecked(_ endpoint: Endpoint, through transport: Transport) async throws -> (Data, URLResponse) {
+/// documents; `URLError.cancelled` becomes `CancellationError`. Given `target`, the session
+/// streams a 2xx body into it (``stream(_:through:limits:)``) and the data returned is empty.
+func sendChecked(_ endpoint: Endpoint, through transport: Transport, streamingInto target: StreamTarget? = nil) async throws -> (
+    Data, URLResponse
+) {
     let request = try endpoint.urlRequest()
     let record = CallRecord()
     do {
@@ -55,6 +58,7 @@ func sendChecked(_ endpoint: Endpoint, through transport: Transport) async throw
         var context = RequestContext.current
         context.maximumResponseSize = endpoint.maximumResponseSize
         context.download = nil
+        context.stream = target
         context.statusCheck = check
         context.record = record
         let (data, response) = try await RequestContext.$current.withValue(context) {

@@ -71,6 +71,10 @@ public struct RequestContext: Sendable, CustomStringConvertible, CustomDebugStri
     /// memory. Set by ``download(_:to:through:maximumSize:)``.
     var download: DownloadTarget?
 
+    /// Where a streamed call's 2xx body goes, and its limits; `nil` for a call whose body is
+    /// returned whole. Set by ``stream(_:through:limits:)``.
+    var stream: StreamTarget?
+
     /// Who watches the transfer; set by ``withTransferProgress(_:onProgress:)``.
     var progress: ProgressReporter?
 
@@ -110,6 +114,13 @@ public struct RequestContext: Sendable, CustomStringConvertible, CustomDebugStri
     /// pass: its body is empty by the time it returns.
     public var isDownload: Bool {
         download != nil
+    }
+
+    /// Whether this call hands its 2xx body to the caller as it arrives
+    /// (``stream(_:through:limits:)``) rather than returning it. A composer that keeps bodies
+    /// (a cache) lets such a call pass: its body is empty when it returns, and arrives later.
+    public var isStreamed: Bool {
+        stream != nil
     }
 
     /// The file a download's body goes to; `nil` when the call is not a download.
@@ -185,7 +196,8 @@ public struct RequestContext: Sendable, CustomStringConvertible, CustomDebugStri
     }
 
     /// The description with the type's name and the settings a caller sees:
-    /// `RequestContext(#3 3F2A9C1E, maximum response size: 1024 bytes, download)`.
+    /// `RequestContext(#3 3F2A9C1E, maximum response size: 1024 bytes, download)` (or
+    /// `streamed`).
     public var debugDescription: String {
         var parts = [description]
         if let maximumResponseSize {
@@ -194,17 +206,20 @@ public struct RequestContext: Sendable, CustomStringConvertible, CustomDebugStri
         if isDownload {
             parts.append("download")
         }
+        if isStreamed {
+            parts.append("streamed")
+        }
         return "RequestContext(\(parts.joined(separator: ", ")))"
     }
 
-    /// The id, the number, the size limit and whether it is a download; the package's own
+    /// The id, the number, the size limit and whether it is a download or streamed; the package's own
     /// settings (the cookies it remembered for the request among them) are left out.
     public var customMirror: Mirror {
         Mirror(
             self,
             children: [
                 "id": id as Any, "number": number as Any, "maximumResponseSize": maximumResponseSize as Any,
-                "isDownload": isDownload,
+                "isDownload": isDownload, "isStreamed": isStreamed,
             ],
             displayStyle: .struct
         )

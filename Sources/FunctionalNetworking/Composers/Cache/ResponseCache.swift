@@ -261,9 +261,9 @@ public final class ResponseCache: @unchecked Sendable {
     /// - Returns: The cached or fresh data and response.
     /// - Throws: What `next` throws; errors are never cached.
     func send(_ request: URLRequest, through next: @escaping Transport) async throws -> (Data, URLResponse) {
-        // A download's body goes to a file, not to memory: nothing to keep or share.
+        // A download's body goes to a file, a stream's to its reader, not to memory: nothing to keep or share.
         let context = RequestContext.current
-        guard RequestKey.method(of: request) == .get, request.url != nil, request.httpBodyStream == nil, !context.isDownload else {
+        guard RequestKey.method(of: request) == .get, request.url != nil, request.httpBodyStream == nil, !context.isDownload, !context.isStreamed else {
             return try await next(request)
         }
         // Who the request speaks for is looked up once (its cookies, too) for both keys below,

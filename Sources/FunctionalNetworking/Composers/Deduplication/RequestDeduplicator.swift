@@ -100,9 +100,9 @@ public final class RequestDeduplicator: Sendable {
     /// - Throws: The shared call's error; `CancellationError` when this caller is cancelled
     ///   while it waits for another caller's call.
     func send(_ request: URLRequest, through next: @escaping Transport) async throws -> (Data, URLResponse) {
-        // A download's body goes to its caller's own file: never shared.
+        // A download's body goes to its caller's own file, a stream's to its reader: never shared.
         let context = RequestContext.current
-        guard !context.isDownload, includesUnsafeMethods || RequestKey.method(of: request).isSafe,
+        guard !context.isDownload, !context.isStreamed, includesUnsafeMethods || RequestKey.method(of: request).isSafe,
             let key = RequestKey(request, headers: headers, credentials: carriers)
         else {
             return try await next(request)

@@ -50,15 +50,18 @@ struct LogFacts: Sendable {
         LogFormat.isCancellation(error) ? .info : .error
     }
 
-    func endRecord(data: Data, response: URLResponse, duration: Duration) -> LogRecord {
+    /// The record of a response with `bytes` of body; a `streamed` body's record is written when
+    /// the stream ends.
+    func endRecord(bytes: Int, response: URLResponse, duration: Duration, streamed: Bool = false) -> LogRecord {
         let status = (response as? HTTPURLResponse)?.statusCode
         let level = Self.endLevel(of: response)
         let statusText = status.map(String.init) ?? "(not HTTP)"
-        let message = "← \(subject) \(statusText) in \(LogFormat.duration(duration)), \(LogFormat.bytes(data.count))"
+        let message =
+            "← \(subject) \(statusText) in \(LogFormat.duration(duration)), \(LogFormat.bytes(bytes))\(streamed ? " streamed" : "")"
         var record = record(.finished, level: level, message: message)
         record.status = status
         record.duration = duration
-        record.bytes = data.count
+        record.bytes = bytes
         let headers = RedactSecrets.headers(of: response)
         record.responseHeaders = redaction.redact(HTTPHeaders(headers))
         return record

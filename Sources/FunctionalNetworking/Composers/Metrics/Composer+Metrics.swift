@@ -19,6 +19,9 @@ extension Composer {
     /// it measures one request per call, as the caller sees it (placed below ``retry(_:clock:)``
     /// with `Composer(at: .custom, Composer.metrics(…).wrapping)`, one per attempt).
     ///
+    /// A call made with ``stream(_:through:limits:)`` whose body streams is `.finished` when its
+    /// stream ends, with the bytes it brought; a stream whose reader left is `wasCancelled`.
+    ///
     /// - Parameters:
     ///   - sink: Receives each event, on the task making the request.
     ///   - redaction: What to hide in URLs and errors; ``Redaction/default`` by default.
@@ -40,8 +43,23 @@ extension Composer {
                 let start = clock.now
                 do {
                     let (data, response) = try await next(request)
-                    metrics.duration = start.duration(to: clock.now)
                     metrics.status = (response as? HTTPURLResponse)?.statusCode
+                    if let stream = context.stream?.channel(for: response) {
+                        // A streamed body: the call ends when its stream does.
+                        let streamed = metrics
+                        stream.whenEnded { bytes, error in
+                            var metrics = streamed
+                            metrics.duration = start.duration(to: clock.now)
+                            metrics.bytes = bytes
+                            if let error {
+                                metrics.error = redaction.describe(error, for: request)
+                                metrics.wasCancelled = LogFormat.isCancellation(error)
+                            }
+                            sink(.finished(metrics))
+                        }
+                        return (data, response)
+                    }
+                    metrics.duration = start.duration(to: clock.now)
                     metrics.bytes = data.count
                     sink(.finished(metrics))
                     return (data, response)
@@ -88,6 +106,14 @@ extension Composer {
                 do {
                     let (data, response) = try await next(request)
                     let status = (response as? HTTPURLResponse)?.statusCode
+                    if let stream = RequestContext.current.stream?.channel(for: response) {
+                        // A streamed body: the call ends when its stream does.
+                        stream.whenEnded { bytes, error in
+                            let failed = (status ?? 0) >= 500 || error.map { !LogFormat.isCancellation($0) } ?? false
+                            recorder.end(duration: start.duration(to: clock.now), failed: failed, bytes: bytes)
+                        }
+                        return (data, response)
+                    }
                     recorder.end(duration: start.duration(to: clock.now), failed: (status ?? 0) >= 500, bytes: data.count)
                     return (data, response)
                 } catch {

@@ -45,7 +45,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     func send(_ request: URLRequest, on session: URLSession, limit: Int) async throws -> (Data, URLResponse) {
         let task = session.dataTask(with: request)
         let context = RequestContext.current
-        let transfer = Transfer(limit: limit, url: request.url, download: context.download, progress: context.progress)
+        let transfer = Transfer(
+            limit: limit, url: request.url, download: context.download, progress: context.progress, stream: context.stream
+        )
         let id = task.taskIdentifier
         lock.withLock { transfers[id] = transfer }
         return try await withTaskCancellationHandler {
@@ -105,43 +107,83 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let bodyless = dataTask.currentRequest?.httpMethod == "HEAD" || http?.statusCode == 204 || http?.statusCode == 304
         let encoded = http?.value(forHTTPHeaderField: "Content-Encoding") != nil
         let declared = !bodyless && !encoded && response.expectedContentLength >= 0 ? Int(response.expectedContentLength) : nil
-        // A download's 2xx body goes to a file, under the download's own limit.
+        // A download's 2xx body goes to a file, under the download's own limit; a stream's to
+        // its reader, under the stream's.
         // A redirect's body is no part of the answer: it is not counted as progress.
         let redirect = http.map(Redirect.isFollowable) ?? false
-        // Looked up, checked and its file started under one lock: an ended (cancelled) transfer
-        // never starts a file, and a cancellation that comes after finds the file to remove.
-        let failure: (any Error)?? = lock.withLock {
-            guard let transfer = transfers[dataTask.taskIdentifier], transfer.isLive else { return .none }
-            let toFile = transfer.download != nil && (200..<300).contains(http?.statusCode ?? 200)
-            let limit = toFile ? (transfer.download?.maximumSize ?? .max) : transfer.limit
+        let success = (200..<300).contains(http?.statusCode ?? 200)
+        let id = dataTask.taskIdentifier
+        // Looked up, checked and its file or channel started under one lock: an ended
+        // (cancelled) transfer never starts one, and a cancellation that comes after finds it.
+        let started: Result<StreamChannel?, any Error>? = lock.withLock {
+            guard let transfer = transfers[id], transfer.isLive else { return nil }
+            let toFile = transfer.download != nil && success
+            let toStream = transfer.stream != nil && success
+            let limit =
+                toFile
+                ? (transfer.download?.maximumSize ?? .max) : toStream ? (transfer.stream?.limits.maximumSize ?? .max) : transfer.limit
             if let problem = WireCheck.problem(in: response, requested: transfer.url) {
-                return problem
+                return .failure(problem)
             }
             if let declared, declared > limit {
-                return tooLarge(limit: limit, transfer)
+                return .failure(tooLarge(limit: limit, transfer))
             }
             transfer.isRedirect = redirect
             transfer.counts.totalBytesToReceive = redirect ? nil : declared
             if toFile {
-                do { try transfer.startFile() } catch { return .some(error) }
+                do { try transfer.startFile() } catch { return .failure(error) }
             }
-            return .some(nil)
+            if toStream, let target = transfer.stream {
+                let channel = StreamChannel(limits: target.limits, url: transfer.url.map { Redaction.default.redact($0) } ?? "")
+                transfer.channel = channel
+                return .success(channel)
+            }
+            return .success(nil)
         }
-        guard let failure else {
-            return completionHandler(.cancel)
-        }
-        if let failure {
+        switch started {
+        case nil:
             completionHandler(.cancel)
-            end(dataTask.taskIdentifier, with: .failure(failure), cancelling: dataTask)
-            return
+        case .failure(let failure):
+            completionHandler(.cancel)
+            end(id, with: .failure(failure), cancelling: dataTask)
+        case .success(nil):
+            completionHandler(.allow)
+        case .success(let channel?):
+            completionHandler(.allow)
+            startStream(channel, of: dataTask, response: response)
         }
-        completionHandler(.allow)
+    }
+
+    /// Hands `response` to the waiting caller at once, with `channel` attached to the call's
+    /// stream target: the body goes on arriving into it.
+    private func startStream(_ channel: StreamChannel, of task: URLSessionDataTask, response: URLResponse) {
+        let id = task.taskIdentifier
+        var controls = StreamChannel.Controls(cancel: { [weak self] in self?.cancelTask(id, task) })
+        #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation restarts a suspended transfer rather than pause it; a
+        // streamed call has a session of its own here (see PackageSession.send), so holding
+        // this thread holds back its transfer alone.
+        controls.waitsWhenFull = true
+        #else
+        controls.pause = { task.suspend() }
+        controls.resume = { task.resume() }
+        #endif
+        channel.setControls(controls)
+        let target: StreamTarget? = lock.withLock { transfers[id]?.stream }
+        target?.attach(channel, for: response)
+        end(id, with: .success((Data(), response)), cancelling: nil)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let id = dataTask.taskIdentifier
+        var channel: StreamChannel?
         let outcome: (failure: (any Error)?, progress: (ProgressReporter, TransferProgress)?)? = lock.withLock {
-            guard let transfer = transfers[id], transfer.isLive else { return nil }
+            guard let transfer = transfers[id] else { return nil }
+            if let streaming = transfer.channel {
+                channel = streaming
+                return nil
+            }
+            guard transfer.isLive else { return nil }
             if let file = transfer.file {
                 let limit = transfer.download?.maximumSize ?? .max
                 if transfer.counts.bytesReceived + data.count > limit {
@@ -163,11 +205,24 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             transfer.counts.bytesReceived += data.count
             return (nil, transfer.progress.map { ($0, transfer.counts) })
         }
-        if let failure = outcome?.failure {
+        if let channel {
+            channel.deliver(data)
+        } else if let failure = outcome?.failure {
             end(id, with: .failure(failure), cancelling: dataTask)
         } else if let (reporter, progress) = outcome?.progress {
             reporter.report(progress)
         }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        willCacheResponse proposedResponse: CachedURLResponse,
+        completionHandler: @escaping @Sendable (CachedURLResponse?) -> Void
+    ) {
+        // A streamed body went to its reader: URLSession has not kept it whole, and must not.
+        let streamed = lock.withLock { transfers[dataTask.taskIdentifier]?.channel != nil }
+        completionHandler(streamed ? nil : proposedResponse)
     }
 
     func urlSession(
@@ -234,9 +289,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        var channel: StreamChannel?
         let finished: (Transfer.Continuation?, Transfer.Outcome, (ProgressReporter, TransferProgress)?)? = lock.withLock {
             // The task's last word: from here nothing cancels it, and its transfer leaves the table.
-            guard let transfer = transfers.removeValue(forKey: task.taskIdentifier), transfer.isLive else { return nil }
+            guard let transfer = transfers.removeValue(forKey: task.taskIdentifier) else { return nil }
+            channel = transfer.channel
+            guard transfer.isLive else { return nil }
             let outcome = Self.outcome(of: task, error: error, transfer)
             var report: (ProgressReporter, TransferProgress)?
             if case .success = outcome, !transfer.isRedirect, let reporter = transfer.progress {
@@ -245,6 +303,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 report = (reporter, transfer.counts)
             }
             return (transfer.end(with: outcome), outcome, report)
+        }
+        if let channel {
+            channel.finish(throwing: error.map { Self.streamFailure($0, of: task) })
         }
         guard let (continuation, outcome, report) = finished else { return }
         if let (reporter, progress) = report {
@@ -284,6 +345,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
         let code: URLError.Code = urlError.code == .unknown && afterResponse ? .networkConnectionLost : urlError.code
         return URLError(code, userInfo: info)
+    }
+
+    /// `error`, which ended `task` while its body was streaming, as its reader sees it: a
+    /// cancellation as `CancellationError`, a network failure as
+    /// ``TransportError/networkFailure(_:url:timeout:attempts:)``, as before the response.
+    private static func streamFailure(_ error: any Error, of task: URLSessionTask) -> any Error {
+        guard let urlError = redacted(error, afterResponse: true) as? URLError else { return error }
+        if urlError.code == .cancelled {
+            return CancellationError()
+        }
+        guard let request = task.originalRequest else { return urlError }
+        return PackageSession.networkFailure(urlError, sending: request)
     }
 
     private func tooLarge(limit: Int, _ transfer: Transfer) -> TransportError {

@@ -36,6 +36,11 @@ final class Transfer {
     let download: DownloadTarget?
     /// Who watches the progress, if anybody.
     let progress: ProgressReporter?
+    /// Where a 2xx body goes as it arrives, for a streamed call.
+    let stream: StreamTarget?
+    /// The channel the body is streaming into, once the response is known to be streamed: the
+    /// waiter has had the response, and the transfer goes on until its task completes.
+    var channel: StreamChannel?
     var state = State.idle
     var body = Data()
     /// The temporary file a download's 2xx body is written to, and its handle.
@@ -48,11 +53,12 @@ final class Transfer {
     /// Whether somebody has decided to cancel this transfer's task.
     private var taskCancellationClaimed = false
 
-    init(limit: Int, url: URL?, download: DownloadTarget? = nil, progress: ProgressReporter? = nil) {
+    init(limit: Int, url: URL?, download: DownloadTarget? = nil, progress: ProgressReporter? = nil, stream: StreamTarget? = nil) {
         self.limit = limit
         self.url = url
         self.download = download
         self.progress = progress
+        self.stream = stream
     }
 
     /// Whether the transfer still runs: it has not ended, so its callbacks count.
