@@ -66,6 +66,76 @@ struct ServerSentEventsPeerTests {
         return events
     }
 
+    /// The lines `GET /fields` sends, without their line ends.
+    static let fieldLines = [
+        "data: first", "",
+        "id: g-1", "event: greeting", "data: hello", "",
+        "id: g-2", "event: unicode", "data: café ☕ 🚀", "",
+        "event: spacing", "data:  leading space kept", "",
+        "event: empty", "data: ", "",
+        "id: g-3", "event: configured", "data: done", "retry: 2500", "",
+        "id: ", "",
+        "data: after reset", "",
+        "id: g-4", "event: json", #"data: {"price":42,"name":"widget"}"#, "",
+    ]
+
+    /// The peer's `path` with `query`, as an endpoint.
+    static func endpoint(_ peer: PythonSSEPeer, _ path: String, _ query: KeyValuePairs<String, String> = [:]) -> Endpoint {
+        Endpoint(baseURL: peer.origin, path: path, queryItems: query.map { URLQueryItem(name: $0.key, value: $0.value) })
+    }
+
+    /// A transport of a network session of its own: ephemeral, no cache, 30 s request timeout.
+    static func transport() -> Transport {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 30
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        return NetworkSession(configuration: configuration).transport
+    }
+
+    struct TimedOut: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Every element of `sequence` until it finishes; throws ``TimedOut`` after `limit`.
+    static func collect<S: AsyncSequence & Sendable>(_ sequence: S, within limit: Duration = .seconds(30)) async throws -> [S.Element]
+    where S.Element: Sendable {
+        try await withThrowingTaskGroup(of: [S.Element]?.self) { group in
+            group.addTask {
+                var elements: [S.Element] = []
+                for try await element in sequence {
+                    elements.append(element)
+                }
+                return elements
+            }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let elements = first else {
+                throw TimedOut(description: "The sequence did not finish within \(limit)")
+            }
+            return elements
+        }
+    }
+
+    /// Collects `events` while moving `clock` to each of `reconnections` reconnection delays as
+    /// the client starts to wait; returns the events and how long each wait was on the clock.
+    static func collect(
+        _ events: AsyncThrowingStream<ServerSentEvent, any Error>, clock: TestClock, reconnections: Int
+    ) async throws -> (events: [ServerSentEvent], waits: [Duration]) {
+        async let collected = collect(events)
+        var waits: [Duration] = []
+        for _ in 0..<reconnections {
+            let before = clock.now
+            try await clock.waitForSleepers(count: 1, timeout: .seconds(30))
+            clock.advanceToNextDeadline()
+            waits.append(before.duration(to: clock.now))
+        }
+        return (try await collected, waits)
+    }
+
     // MARK: The parser on sse-starlette's own bytes
 
     @Test(.timeLimit(.minutes(1)), arguments: ["crlf", "lf", "cr"])
@@ -93,5 +163,38 @@ struct ServerSentEventsPeerTests {
         let (bytes, _) = try await Self.body(of: peer.url("/comments?sep=\(separator)"))
         #expect(try Self.parse(bytes, chunk: bytes.count) == Self.commentEvents)
         #expect(try Self.parse(bytes, chunk: 1) == Self.commentEvents)
+    }
+
+    // MARK: stream(_:through:) against sse-starlette
+
+    @Test(.timeLimit(.minutes(1)), arguments: ["crlf", "lf"])
+    func streamHandsOverSSEStarlettesHeadersAndItsLinesWithoutLineEnds(separator: String) async throws {
+        let peer = try PythonSSEPeer.required()
+        let response = try await stream(Self.endpoint(peer, "/fields", ["sep": separator]), through: Self.transport())
+        #expect(response.statusCode == 200)
+        #expect(response.headers["Content-Type"] == "text/event-stream; charset=utf-8")
+        #expect(response.headers["Cache-Control"] == "no-store")
+        #expect(response.headers["X-Accel-Buffering"] == "no")
+        #expect(try await Self.collect(response.body.lines) == Self.fieldLines)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func streamShowsSSEStarlettesPingCommentsAsLinesBetweenEvents() async throws {
+        let peer = try PythonSSEPeer.required()
+        let response = try await stream(Self.endpoint(peer, "/pinged"), through: Self.transport())
+        let lines = try await Self.collect(response.body.lines)
+        let dataLines = lines.filter { $0.hasPrefix("data:") }
+        #expect(dataLines == ["data: event 1", "data: event 2", "data: event 3"])
+        // Each event waits for a ping: a ping comment comes before each data line.
+        let firstData = try #require(lines.firstIndex(of: "data: event 1"))
+        #expect(lines[..<firstData].contains(": keep-alive"))
+        #expect(lines.count(where: { $0 == ": keep-alive" }) >= 3)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aStreamedBodysEventsAreSSEStarlettesEvents() async throws {
+        let peer = try PythonSSEPeer.required()
+        let response = try await stream(Self.endpoint(peer, "/fields"), through: Self.transport())
+        #expect(try await Self.collect(response.body.events) == Self.fieldEvents)
     }
 }
