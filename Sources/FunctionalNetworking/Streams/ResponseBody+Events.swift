@@ -55,6 +55,16 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         /// - Throws: ``ServerSentEventError`` past the line limit, or the error that ended the
         ///   stream.
         public mutating func next() async throws -> ServerSentEvent? {
+            try await next(isolation: nil)
+        }
+
+        /// The next event, waiting for it in the caller's isolation; `nil` once the body has
+        /// ended.
+        ///
+        /// - Parameter actor: The caller's actor, if any.
+        /// - Throws: ``ServerSentEventError`` past the line limit, or the error that ended the
+        ///   stream.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> ServerSentEvent? {
             while true {
                 if readyHead < ready.count {
                     let event = ready[readyHead]
@@ -67,7 +77,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 }
                 guard !ended else { return nil }
                 do {
-                    guard let chunk = try await chunks.next() else {
+                    guard let chunk = try await chunks.next(isolation: actor) else {
                         parser.finish()
                         ended = true
                         return nil

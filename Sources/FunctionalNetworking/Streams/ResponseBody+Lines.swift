@@ -45,12 +45,21 @@ extension ResponseBody {
             ///
             /// - Throws: ``StreamError/lineTooLong(limit:)``, or the error that ended the stream.
             public mutating func next() async throws -> String? {
+                try await next(isolation: nil)
+            }
+
+            /// The next line, waiting for its end in the caller's isolation; `nil` after the
+            /// last.
+            ///
+            /// - Parameter actor: The caller's actor, if any.
+            /// - Throws: ``StreamError/lineTooLong(limit:)``, or the error that ended the stream.
+            public mutating func next(isolation actor: isolated (any Actor)?) async throws -> String? {
                 while true {
                     if let line = splitter.nextLine() {
                         return line
                     }
                     guard !splitter.isFinished else { return nil }
-                    guard let chunk = try await chunks.next() else {
+                    guard let chunk = try await chunks.next(isolation: actor) else {
                         splitter.finish()
                         continue
                     }

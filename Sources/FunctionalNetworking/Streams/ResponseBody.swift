@@ -144,6 +144,15 @@ public struct ResponseBody: AsyncSequence, Sendable {
         /// - Throws: The error that ended the stream (``TransportError``, ``StreamError``,
         ///   `CancellationError` when the reading task was cancelled).
         public mutating func next() async throws -> Data? {
+            try await next(isolation: nil)
+        }
+
+        /// The next chunk, waiting for it in the caller's isolation; `nil` at the end of the
+        /// body.
+        ///
+        /// - Parameter actor: The caller's actor, if any.
+        /// - Throws: The error that ended the stream.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Data? {
             guard isReader else { throw StreamError.alreadyConsumed }
             return try await handle.channel.next()
         }

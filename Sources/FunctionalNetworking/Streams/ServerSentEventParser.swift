@@ -31,9 +31,14 @@ public struct ServerSentEventParser: Sendable {
 
     /// The most bytes one line, or the data of one event, may hold.
     public let maximumEventSize: Int
-    /// The last event ID: set by an `id:` field, kept across events and across ``finish()``.
-    /// Empty when there is none; send it as `Last-Event-ID` when reconnecting.
+    /// The last event ID: set by an `id:` field once the blank line that ends its block has
+    /// arrived (an event cut short by the stream's end does not set it), and kept across events
+    /// and across ``finish()``. Empty when there is none; send it as `Last-Event-ID` when
+    /// reconnecting.
     public private(set) var lastEventID = ""
+    /// The last event ID buffer: the latest `id:` value, which the next blank line makes the
+    /// ``lastEventID``.
+    private var idBuffer = ""
     /// The reconnection time set by the stream's latest valid `retry:` field, or `nil`.
     ///
     /// A `retry:` field counts even in a block that dispatches no event. It is kept across
@@ -113,6 +118,7 @@ public struct ServerSentEventParser: Sendable {
     private func carrying(lastEventID: String, reconnectionTime: Duration?) -> Self {
         var copy = self
         copy.lastEventID = lastEventID
+        copy.idBuffer = lastEventID
         copy.reconnectionTime = reconnectionTime
         return copy
     }
@@ -187,7 +193,7 @@ public struct ServerSentEventParser: Sendable {
             data.append(contentsOf: value)
             data.append(Self.lineFeed)
         case "id":
-            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+            if !value.contains(0) { idBuffer = String(decoding: value, as: UTF8.self) }
         case "retry":
             if let milliseconds = Self.digits(value) {
                 retry = .milliseconds(milliseconds)
@@ -219,6 +225,7 @@ public struct ServerSentEventParser: Sendable {
             eventType = []
             retry = nil
         }
+        lastEventID = idBuffer
         guard !data.isEmpty else { return nil }
         return ServerSentEvent(
             event: eventType.isEmpty ? "message" : String(decoding: eventType, as: UTF8.self),

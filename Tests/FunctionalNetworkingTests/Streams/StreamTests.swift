@@ -17,6 +17,12 @@ private func eventually(timeout: Duration = .seconds(10), _ condition: () -> Boo
     return true
 }
 
+/// An endless line of `x` at about 8 MB/s: fast, but slower than a reader, so that the limits
+/// under test are met before any reader could fall behind.
+private var endlessDrip: LoopbackServer.Response {
+    .stream([.text("data: "), .repeating(Data(repeating: UInt8(ascii: "x"), count: 8192), every: .milliseconds(1))])
+}
+
 @Suite("stream(_:through:limits:): a response as it arrives")
 struct StreamTests {
     @Test("The status and headers come first; each chunk arrives as the server sends it")
@@ -92,7 +98,7 @@ struct StreamTests {
     func leavingTheLoopCancels() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
-        server.enqueue(.endlessLine())
+        server.enqueue(endlessDrip)
         let session = makeTestNetworkSession()
 
         do {
@@ -126,7 +132,7 @@ struct StreamTests {
     func totalLimit() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
-        server.enqueue(.endlessLine())
+        server.enqueue(endlessDrip)
         let session = makeTestNetworkSession()
 
         let response = try await stream(
@@ -144,7 +150,7 @@ struct StreamTests {
     func endlessLine() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
-        server.enqueue(.endlessLine())
+        server.enqueue(endlessDrip)
         let session = makeTestNetworkSession()
 
         let response = try await stream(

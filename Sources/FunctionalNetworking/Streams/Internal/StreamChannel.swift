@@ -10,11 +10,14 @@ import Foundation
 /// - A reader waits (``waiter``) only while nothing is buffered, so a chunk that arrives then
 ///   goes to it directly, and an ending with chunks still buffered reaches the reader after them
 ///   (a cancellation, a reader that fell behind and a line too long drop them at once).
-/// - The buffer holds about ``highWater`` bytes at most: at that mark the transfer is paused
-///   (Apple platforms: its URLSession task is suspended) or its delivery is held (Linux: the
-///   delivering thread waits, so the connection's flow control stops the server), until the
-///   reader has brought it down to ``lowWater``. Should a deliverer go on regardless, the
-///   stream fails at ``fellBehindLimit`` rather than fill memory.
+/// - Where the transfer can be paused (Apple platforms: its URLSession task is suspended), it
+///   is paused once ``highWater`` bytes wait, until the reader has brought them down to
+///   ``lowWater``. Where it cannot (Linux: swift-corelibs-foundation restarts a suspended
+///   transfer, and one thread runs the callbacks of every session of the process, which must
+///   never wait on a reader), the reader takes what waits as one chunk (up to ``batchLimit``
+///   bytes), so it catches up in large bites whenever it reads faster than the network, and a
+///   reader that falls ``fellBehindLimit`` bytes behind ends the stream rather than fill
+///   memory.
 final class StreamChannel: @unchecked Sendable {
     /// Bytes buffered at which the transfer is paused, where it can be.
     static let highWater = 1 << 20
@@ -22,6 +25,9 @@ final class StreamChannel: @unchecked Sendable {
     static let lowWater = 256 << 10
     /// Bytes buffered at which the stream fails with ``StreamError/fellBehind(limit:url:)``.
     static let fellBehindLimit = 32 << 20
+    /// The most bytes of waiting chunks the reader takes as one.
+    static let batchLimit = 1 << 20
+
 
     /// What the deliverer is asked to do to its transfer.
     struct Controls: Sendable {
@@ -31,10 +37,6 @@ final class StreamChannel: @unchecked Sendable {
         var pause: (@Sendable () -> Void)?
         /// Resumes a paused transfer.
         var resume: (@Sendable () -> Void)?
-        /// Whether ``StreamChannel/deliver(_:)`` waits while the buffer is full: for a
-        /// deliverer whose thread serves this transfer alone (a streamed call's own session on
-        /// Linux), so that waiting holds back that transfer and nothing else.
-        var waitsWhenFull = false
     }
 
     /// The stream's limits.
@@ -42,8 +44,8 @@ final class StreamChannel: @unchecked Sendable {
     /// The redacted URL, for error texts.
     let url: String
 
-    /// Guards every field below, and wakes a deliverer waiting for room.
-    private let lock = NSCondition()
+    /// Guards every field below.
+    private let lock = NSLock()
     private var controls: Controls
     private var chunks: [Data] = []
     /// The index of the next chunk to read in ``chunks``.
@@ -142,9 +144,15 @@ final class StreamChannel: @unchecked Sendable {
 
     private func takeLocked() -> Result<Ready, any Error>? {
         if head < chunks.count {
-            let chunk = chunks[head]
+            var chunk = chunks[head]
             chunks[head] = Data()
             head += 1
+            // A reader that fell behind takes what waits as one chunk, and so catches up.
+            while head < chunks.count, chunk.count + chunks[head].count <= Self.batchLimit {
+                chunk.append(chunks[head])
+                chunks[head] = Data()
+                head += 1
+            }
             buffered -= chunk.count
             if head == chunks.count {
                 chunks.removeAll(keepingCapacity: true)
@@ -162,13 +170,11 @@ final class StreamChannel: @unchecked Sendable {
         }
     }
 
-    /// The resume control when the transfer is paused and the buffer has drained enough (a
-    /// deliverer waiting for room is woken instead).
+    /// The resume control when the transfer is paused and the buffer has drained enough.
     private func resumeIfDrainedLocked() -> (@Sendable () -> Void)? {
         guard isPaused, buffered <= Self.lowWater else { return nil }
         isPaused = false
         lastActivity = .now
-        lock.broadcast()
         return controls.resume
     }
 
@@ -210,15 +216,9 @@ final class StreamChannel: @unchecked Sendable {
             buffered += data.count
             if buffered > Self.fellBehindLimit {
                 failure = StreamError.fellBehind(limit: Self.fellBehindLimit, url: url)
-            } else if buffered >= Self.highWater, !isPaused, controls.pause != nil || controls.waitsWhenFull {
+            } else if buffered >= Self.highWater, !isPaused, let control = controls.pause {
                 isPaused = true
-                pause = controls.pause
-                if controls.waitsWhenFull {
-                    // Woken when the reader has made room, or the stream has ended.
-                    while isPaused, ending == nil {
-                        lock.wait()
-                    }
-                }
+                pause = control
             }
             return nil
         }
@@ -279,7 +279,6 @@ final class StreamChannel: @unchecked Sendable {
         let ended: (waiter: CheckedContinuation<Data?, any Error>?, room: CheckedContinuation<Void, Never>?, observers: [@Sendable (Int, (any Error)?) -> Void], bytes: Int, cancel: (@Sendable () -> Void)?, watchdog: Task<Void, Never>?)? = lock.withLock {
             guard ending == nil else { return nil }
             ending = outcome
-            lock.broadcast()
             if dropBuffer {
                 chunks = []
                 head = 0

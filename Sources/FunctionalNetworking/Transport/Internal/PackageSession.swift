@@ -22,17 +22,11 @@ final class PackageSession: Sendable {
     private let callbacks = DispatchQueue(label: "FunctionalNetworking.delegate", qos: .userInitiated)
     #endif
 
-    #if canImport(FoundationNetworking)
-    /// The configuration the session was made from, for the sessions of streamed calls.
-    private let configuration: URLSessionConfiguration
-    #endif
-
     init(configuration: URLSessionConfiguration) {
         let delegate = SessionDelegate()
         self.delegate = delegate
         #if canImport(FoundationNetworking)
         let queue: OperationQueue = InlineDelegateQueue()
-        self.configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
         // The same cache, asked at once: a cancellation can then never outrun a task's start.
         let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
         configuration.urlCache = configuration.urlCache.map(ImmediateCacheLookup.init)
@@ -52,26 +46,7 @@ final class PackageSession: Sendable {
     static let shared = PackageSession(configuration: URLSession.shared.configuration)
 
     /// Sends `request`, following redirects as `policy` decides.
-    ///
-    /// On Linux a streamed call (``RequestContext/isStreamed``) goes through a session of its
-    /// own, made from the same configuration without its URL cache, and closed once its
-    /// transfer ends: swift-corelibs-foundation cannot pause one transfer of a session, so the
-    /// stream holds back its reader's pace by holding its session's thread, which must then
-    /// serve that transfer alone; and it would keep a cacheable body whole in memory for its
-    /// URL cache.
     func send(_ request: URLRequest, policy: TransportPolicy) async throws -> (Data, URLResponse) {
-        #if canImport(FoundationNetworking)
-        if RequestContext.current.stream != nil {
-            let configuration = self.configuration.copy() as? URLSessionConfiguration ?? self.configuration
-            configuration.urlCache = nil
-            return try await PackageSession(configuration: configuration).sendFollowingRedirects(request, policy: policy)
-        }
-        #endif
-        return try await sendFollowingRedirects(request, policy: policy)
-    }
-
-    /// Sends `request` on this session, following redirects as `policy` decides.
-    private func sendFollowingRedirects(_ request: URLRequest, policy: TransportPolicy) async throws -> (Data, URLResponse) {
         let limit = RequestContext.current.maximumResponseSize ?? policy.maximumResponseSize
         var current = request
         var hop = 0

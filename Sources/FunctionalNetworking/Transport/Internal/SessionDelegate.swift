@@ -159,12 +159,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private func startStream(_ channel: StreamChannel, of task: URLSessionDataTask, response: URLResponse) {
         let id = task.taskIdentifier
         var controls = StreamChannel.Controls(cancel: { [weak self] in self?.cancelTask(id, task) })
-        #if canImport(FoundationNetworking)
-        // swift-corelibs-foundation restarts a suspended transfer rather than pause it; a
-        // streamed call has a session of its own here (see PackageSession.send), so holding
-        // this thread holds back its transfer alone.
-        controls.waitsWhenFull = true
-        #else
+        #if !canImport(FoundationNetworking)
+        // swift-corelibs-foundation restarts a suspended transfer rather than pause it (see
+        // StreamChannel for what happens there instead).
         controls.pause = { task.suspend() }
         controls.resume = { task.resume() }
         #endif
