@@ -191,12 +191,15 @@ final class PythonSSEPeer: Sendable {
         let lastEventID: String?
         let accept: String?
         let cacheControl: String?
+        /// Whether the peer saw the client leave a stream it was still sending (`/ticks`).
+        let closed: Bool
 
         enum CodingKeys: String, CodingKey {
             case path
             case lastEventID = "last_event_id"
             case accept
             case cacheControl = "cache_control"
+            case closed
         }
     }
 

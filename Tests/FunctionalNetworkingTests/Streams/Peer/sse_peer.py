@@ -17,11 +17,16 @@ Routes (`key` names a test's own record, so tests running in parallel do not mix
 - `GET /multiline?sep=…`: data with line breaks of every kind, split into `data:` lines.
 - `GET /comments?sep=…`: comments on their own, beside fields, multi-line, and a bare colon.
 - `GET /pinged`: three events, each after at least one keep-alive ping comment.
-- `GET /resume?key=&count=N&per=P&end=clean|drop&retry=MS`: events `1`…`N` (data `event <id>`),
-  at most P per connection, continuing after the request's `Last-Event-ID`; each connection
-  then ends cleanly (`end=clean`) or is cut without the final chunk (`end=drop`); a connection
-  whose `Last-Event-ID` is N or more is answered 204, which tells the client to stop. With
+- `GET /resume?key=&count=N&per=P&end=clean|drop&partial=1&retry=MS`: events `1`…`N` (data
+  `event <id>`), at most P per connection, continuing after the request's `Last-Event-ID`; each
+  connection then ends cleanly (`end=clean`) or is cut without the final chunk (`end=drop`); a
+  connection whose `Last-Event-ID` is N or more is answered 204, which tells the client to stop.
+  With `partial=1`, the next event's `id:` line and half a `data:` line go out just before the
+  end: that event is incomplete, so it is not dispatched and its id is not the last event id. With
   `retry`, each connection's first event carries `retry: MS`.
+- `GET /prices?key=`: three JSON events (`{"name":"widget","price":41}`…), type `price`.
+- `GET /ticks?key=`: an endless stream of events `tick 1`, `tick 2`… every 20 ms; its record's
+  `closed` turns true once sse-starlette sees the client leave.
 - `GET /retry?key=&retry=MS`: event `r-1` with `retry: MS`, end; reconnected, event `r-2`, end;
   then 204.
 - `GET /headers?key=`: one event `h-1` whose data is the JSON of the request headers the peer
@@ -30,7 +35,7 @@ Routes (`key` names a test's own record, so tests running in parallel do not mix
 - `GET /json?key=`: `application/json`, not an event stream.
 - `GET /status/<code>?key=`: that status with a plain-text body.
 - `GET /seen?key=`: JSON list of the requests recorded under `key`, in order: `path`,
-  `last_event_id`, `accept`, `cache_control` (null when the header was absent).
+  `last_event_id`, `accept`, `cache_control` (null when the header was absent), and `closed`.
 """
 
 import asyncio
@@ -76,18 +81,18 @@ if os.environ.get("FUNCTIONAL_NETWORKING_SSE_PEER_PARENT", "").isdigit():
     ).start()
 
 
-def record(request: Request) -> None:
+def record(request: Request) -> dict:
+    entry = {
+        "path": request.url.path,
+        "last_event_id": request.headers.get("last-event-id"),
+        "accept": request.headers.get("accept"),
+        "cache_control": request.headers.get("cache-control"),
+        "closed": False,
+    }
     key = request.query_params.get("key")
-    if key is None:
-        return
-    seen.setdefault(key, []).append(
-        {
-            "path": request.url.path,
-            "last_event_id": request.headers.get("last-event-id"),
-            "accept": request.headers.get("accept"),
-            "cache_control": request.headers.get("cache-control"),
-        }
-    )
+    if key is not None:
+        seen.setdefault(key, []).append(entry)
+    return entry
 
 
 def separator(request: Request) -> str:
@@ -180,22 +185,59 @@ async def resume(request: Request) -> Response:
     count = int(request.query_params.get("count", "10"))
     per = int(request.query_params.get("per", "3"))
     end = request.query_params.get("end", "clean")
+    partial = request.query_params.get("partial") == "1"
     retry = request.query_params.get("retry")
+    sep = separator(request)
     after = last_event_number(request)
     if after >= count:
         return Response(status_code=204)
 
     async def events():
-        for number in range(after + 1, min(after + per, count) + 1):
+        last = min(after + per, count)
+        for number in range(after + 1, last + 1):
             first = number == after + 1
-            yield ServerSentEvent(
+            event = ServerSentEvent(
                 data=f"event {number}",
                 id=str(number),
                 retry=int(retry) if retry is not None and first else None,
+                sep=sep,
             )
+            if partial and number == last < count:
+                # In the same chunk as the connection's last event: the next event's id line
+                # and half its data line, without the line end and the blank line.
+                yield event.encode() + f"id: {last + 1}{sep}data: event {last + 1} is cut sh".encode()
+            else:
+                yield event
         if end == "drop":
             # uvicorn closes the connection without the final chunk.
             raise ConnectionAbortedError("the peer cuts the stream")
+
+    return stream(request, events())
+
+
+async def prices(request: Request) -> Response:
+    record(request)
+
+    async def events():
+        for number in range(1, 4):
+            yield JSONServerSentEvent({"name": "widget", "price": 40 + number}, event="price", id=str(number))
+
+    return stream(request, events())
+
+
+async def ticks(request: Request) -> Response:
+    entry = record(request)
+
+    async def events():
+        try:
+            number = 0
+            while True:
+                number += 1
+                yield ServerSentEvent(data=f"tick {number}", id=str(number))
+                await asyncio.sleep(0.02)
+        finally:
+            # Runs when sse-starlette sees the client go (or the server stops).
+            entry["closed"] = True
 
     return stream(request, events())
 
@@ -256,6 +298,8 @@ app = Starlette(
         Route("/comments", comments),
         Route("/pinged", pinged),
         Route("/resume", resume),
+        Route("/prices", prices),
+        Route("/ticks", ticks),
         Route("/retry", retry),
         Route("/headers", headers),
         Route("/nocontent", nocontent),
