@@ -28,7 +28,9 @@ let package = Package(
         .testTarget(name: "FuturesTests", dependencies: ["Futures", "FunctionalNetworking", "FunctionalNetworkingTesting"]),
         .testTarget(
             name: "FunctionalNetworkingTests",
-            dependencies: ["FunctionalNetworking", "FunctionalNetworkingTesting", "Futures"]
+            dependencies: ["FunctionalNetworking", "FunctionalNetworkingTesting", "Futures"],
+            // The Python Server-Sent Events peer the interop tests start (not a resource: read in place).
+            exclude: ["Streams/Peer"]
         ),
         .testTarget(
             name: "FunctionalNetworkingTestingTests",
