@@ -157,6 +157,8 @@ actor EventSourceConnection {
         }
         let response = try await stream(request, through: transport, limits: limits)
         if response.statusCode == 204 {
+            // Read to its end, so that the call ends as the 204 it is, not as a cancellation.
+            _ = try? await response.body.collect(upTo: 64 << 10)
             return false
         }
         let contentType = response.headers["Content-Type"]

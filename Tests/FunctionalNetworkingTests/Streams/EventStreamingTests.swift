@@ -8,7 +8,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-private struct Price: Decodable, Sendable, Equatable {
+private struct TickerPrice: Decodable, Sendable, Equatable {
     let price: Int
 }
 
@@ -154,10 +154,10 @@ struct EventStreamingTests {
             continuation.finish()
         }
 
-        var prices: [Price] = []
-        for try await price in stream.decoded(as: Price.self) { prices.append(price) }
+        var prices: [TickerPrice] = []
+        for try await price in stream.decoded(as: TickerPrice.self) { prices.append(price) }
 
-        #expect(prices == [Price(price: 41), Price(price: 42)])
+        #expect(prices == [TickerPrice(price: 41), TickerPrice(price: 42)])
     }
 
     @Test("A typed event loader chains like a loader: endpoint, events, decoded")
@@ -168,14 +168,14 @@ struct EventStreamingTests {
         server.enqueue(LoopbackServer.Response(status: 204))
         let endpoint: @Sendable (Int) -> Endpoint = { id in Endpoint(baseURL: server.url(for: "/prices/\(id)")) }
 
-        let prices: @Sendable (Int) -> AsyncThrowingStream<Price, any Error> =
+        let prices: @Sendable (Int) -> AsyncThrowingStream<TickerPrice, any Error> =
             chain(
                 chain(endpoint, to: eventStreaming(from: makeTestNetworkSession().transport)),
                 to: AsyncThrowingStream<ServerSentEvent, any Error>.decoded)
-        var received: [Price] = []
+        var received: [TickerPrice] = []
         for try await price in prices(7) { received.append(price) }
 
-        #expect(received == [Price(price: 42)])
+        #expect(received == [TickerPrice(price: 42)])
         #expect(await server.takeRequest()?.path == "/prices/7")
     }
 }

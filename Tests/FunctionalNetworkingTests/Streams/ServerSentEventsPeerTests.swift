@@ -212,17 +212,7 @@ struct ServerSentEventsPeerTests {
     @Test(.timeLimit(.minutes(1)), arguments: ["clean", "drop"], [false, true])
     func aReconnectingClientGetsEveryEventExactlyOnceAcrossServerCloses(end: String, partial: Bool) async throws {
         let peer = try PythonSSEPeer.required()
-        guard end == "drop", partial else {
-            try await Self.expectEveryEventExactlyOnce(from: peer, end: end, partial: partial)
-            return
-        }
-        // Found by this suite: after a cut connection, EventSourceConnection keeps the parser as
-        // it was after the last event it handed out (the catch path never takes the reader's
-        // finished parser), so the cut event's half data line is glued to the first line of
-        // the next connection: "event 4 is cut shid: 4\nevent 4" instead of "event 4".
-        await withKnownIssue("After a cut connection the next one starts with the cut event's half line") {
-            try await Self.expectEveryEventExactlyOnce(from: peer, end: end, partial: partial)
-        }
+        try await Self.expectEveryEventExactlyOnce(from: peer, end: end, partial: partial)
     }
 
     /// Reads `/resume` (10 events, 3 per connection) through reconnections on a TestClock and
@@ -364,24 +354,16 @@ struct ServerSentEventsPeerTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func leavingTheLoopClosesTheConnectionAtOnceEvenWhileTheStreamIsStillHeld() async throws {
+    func leavingTheLoopOverATemporarySequenceClosesTheConnectionAtOnce() async throws {
         let peer = try PythonSSEPeer.required()
         let key = UUID().uuidString
-        let events = eventStreaming(from: Self.transport(), reconnection: .never)(Self.endpoint(peer, "/ticks", ["key": key]))
-        defer { withExtendedLifetime(events) {} }
+        let events = eventStreaming(from: Self.transport(), reconnection: .never)
         var count = 0
-        for try await _ in events {
+        for try await _ in events(Self.endpoint(peer, "/ticks", ["key": key])) {
             count += 1
             if count == 3 { break }
         }
-        // Found by this suite: the connection is cancelled only when the last reference to the
-        // stream goes (ResponseBody.Handle's deinit); leaving the loop alone does not, though
-        // ResponseBody's and eventStreaming's documentation say it does, "at once". Meanwhile
-        // sse-starlette keeps sending.
-        let left = try await Self.peerSawTheClientLeave(peer, key: key, within: .seconds(3))
-        withKnownIssue("Leaving the loop leaves the connection open while the stream is held") {
-            #expect(left, "sse-starlette saw the client go within 3 s")
-        }
+        #expect(try await Self.peerSawTheClientLeave(peer, key: key, within: .seconds(3)), "sse-starlette saw the client go within 3 s")
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -396,12 +378,7 @@ struct ServerSentEventsPeerTests {
             if lines.count == 3 { break }
         }
         #expect(lines == ["id: 1", "data: tick 1", ""])
-        // The same: ResponseBody's documentation says leaving the loop cancels the transfer at
-        // once, but only the last reference to the body going does.
-        let left = try await Self.peerSawTheClientLeave(peer, key: key, within: .seconds(3))
-        withKnownIssue("Leaving the loop leaves the transfer running while the response is held") {
-            #expect(left, "sse-starlette saw the client go within 3 s")
-        }
+        #expect(try await Self.peerSawTheClientLeave(peer, key: key, within: .seconds(3)), "sse-starlette saw the client go within 3 s")
     }
 
     struct Price: Decodable, Equatable, Sendable {

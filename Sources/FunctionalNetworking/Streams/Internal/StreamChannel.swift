@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Invariants, all under ``lock``:
 /// - The channel ends once (``ending``): finished, failed, or cancelled by the reader; what
-///   arrives after is dropped, and the end observers run once, outside the lock.
+///   arrives after is dropped, and the end observers run once, outside the lock, before a
+///   waiting reader is resumed.
 /// - A reader waits (``waiter``) only while nothing is buffered, so a chunk that arrives then
 ///   goes to it directly, and an ending with chunks still buffered reaches the reader after them
 ///   (a cancellation, a reader that fell behind and a line too long drop them at once).
@@ -301,13 +302,14 @@ final class StreamChannel: @unchecked Sendable {
         ended.watchdog?.cancel()
         ended.cancel?()
         ended.room?.resume()
-        switch outcome {
-        case .success: ended.waiter?.resume(returning: nil)
-        case .failure(let error): ended.waiter?.resume(throwing: error)
-        }
+        // The observers (a log's end record) first: a reader that sees the end finds them done.
         let error: (any Error)? = if case .failure(let error) = outcome { error } else { nil }
         for observer in ended.observers {
             observer(ended.bytes, error)
+        }
+        switch outcome {
+        case .success: ended.waiter?.resume(returning: nil)
+        case .failure(let error): ended.waiter?.resume(throwing: error)
         }
     }
 
