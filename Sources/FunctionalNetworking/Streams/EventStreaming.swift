@@ -95,7 +95,10 @@ actor EventSourceConnection {
     /// Whether the sequence has ended; it gives nothing more.
     private var isFinished = false
 
-    init(endpoint: Endpoint, transport: @escaping Transport, reconnection: EventStreamReconnection, limits: StreamLimits, clock: any Clock<Duration>) {
+    init(
+        endpoint: Endpoint, transport: @escaping Transport, reconnection: EventStreamReconnection, limits: StreamLimits,
+        clock: any Clock<Duration>
+    ) {
         self.endpoint = endpoint
         self.transport = transport
         self.reconnection = reconnection
@@ -224,25 +227,48 @@ extension AsyncThrowingStream where Element == ServerSentEvent, Failure == any E
         as type: T.Type = T.self,
         using decoder: JSONDecoder = JSONDecoder()
     ) -> AsyncThrowingStream<T, any Error> {
-        let source = DecodingEvents(events: self, type: type, decoder: decoder)
-        return AsyncThrowingStream<T, any Error>(unfolding: { try await source.next() })
+        let decode: @Sendable (ServerSentEvent) throws -> T = { [decoder] event in
+            try DecodingFailure.decode(T.self, from: Data(event.data.utf8), using: decoder)
+        }
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            // Pulled: an event is read from the network only when the reader asks for a value.
+            let source = DecodingEvents(events: self, decode: decode)
+            return AsyncThrowingStream<T, any Error>(unfolding: { try await source.next() })
+        }
+        // Earlier systems cannot read another stream's iterator from an actor: a task reads
+        // the events as they arrive and decodes each, ahead of the reader.
+        return AsyncThrowingStream<T, any Error> { continuation in
+            let reading = Task {
+                do {
+                    for try await event in self {
+                        continuation.yield(try decode(event))
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in reading.cancel() }
+        }
     }
 }
 
-/// Reads events one at a time and decodes each: the source of ``AsyncThrowingStream/decoded(as:using:)``.
-private actor DecodingEvents<T: Decodable & Sendable> {
+/// Reads events one at a time and decodes each: the source of
+/// ``AsyncThrowingStream/decoded(as:using:)``.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+private actor DecodingEvents<T: Sendable> {
     private var events: AsyncThrowingStream<ServerSentEvent, any Error>.AsyncIterator
-    private let decoder: JSONDecoder
+    private let decode: @Sendable (ServerSentEvent) throws -> T
 
-    init(events: AsyncThrowingStream<ServerSentEvent, any Error>, type: T.Type, decoder: JSONDecoder) {
+    init(events: AsyncThrowingStream<ServerSentEvent, any Error>, decode: @escaping @Sendable (ServerSentEvent) throws -> T) {
         self.events = events.makeAsyncIterator()
-        self.decoder = decoder
+        self.decode = decode
     }
 
     func next() async throws -> T? {
         var reading = events
         defer { events = reading }
         guard let event = try await reading.next(isolation: self) else { return nil }
-        return try DecodingFailure.decode(T.self, from: Data(event.data.utf8), using: decoder)
+        return try decode(event)
     }
 }

@@ -50,7 +50,7 @@ public func stream(_ endpoint: Endpoint, through transport: @escaping Transport,
         target.cancel()
         throw error
     }
-    if let channel = target.channel(for: response) {
+    if let channel = target.channel(forAnswer: response, data: data) {
         return StreamedResponse(response: response, body: ResponseBody(channel: channel))
     }
     // Not streamed by the package's session: a transport of another kind, or a status the stack

@@ -169,7 +169,9 @@ struct EventStreamingTests {
         let endpoint: @Sendable (Int) -> Endpoint = { id in Endpoint(baseURL: server.url(for: "/prices/\(id)")) }
 
         let prices: @Sendable (Int) -> AsyncThrowingStream<Price, any Error> =
-            chain(chain(endpoint, to: eventStreaming(from: makeTestNetworkSession().transport)), to: AsyncThrowingStream<ServerSentEvent, any Error>.decoded)
+            chain(
+                chain(endpoint, to: eventStreaming(from: makeTestNetworkSession().transport)),
+                to: AsyncThrowingStream<ServerSentEvent, any Error>.decoded)
         var received: [Price] = []
         for try await price in prices(7) { received.append(price) }
 

@@ -263,7 +263,9 @@ public final class ResponseCache: @unchecked Sendable {
     func send(_ request: URLRequest, through next: @escaping Transport) async throws -> (Data, URLResponse) {
         // A download's body goes to a file, a stream's to its reader, not to memory: nothing to keep or share.
         let context = RequestContext.current
-        guard RequestKey.method(of: request) == .get, request.url != nil, request.httpBodyStream == nil, !context.isDownload, !context.isStreamed else {
+        guard RequestKey.method(of: request) == .get, request.url != nil, request.httpBodyStream == nil, !context.isDownload,
+            !context.isStreamed
+        else {
             return try await next(request)
         }
         // Who the request speaks for is looked up once (its cookies, too) for both keys below,

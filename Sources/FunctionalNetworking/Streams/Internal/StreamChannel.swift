@@ -28,7 +28,6 @@ final class StreamChannel: @unchecked Sendable {
     /// The most bytes of waiting chunks the reader takes as one.
     static let batchLimit = 1 << 20
 
-
     /// What the deliverer is asked to do to its transfer.
     struct Controls: Sendable {
         /// Cancels the transfer: the reader left, or a limit was passed.
@@ -75,7 +74,8 @@ final class StreamChannel: @unchecked Sendable {
     /// A channel that holds `data` and has finished: the body of a transport that returned it
     /// whole.
     convenience init(finished data: Data, limits: StreamLimits, url: String) {
-        self.init(limits: StreamLimits(idleTimeout: nil, maximumSize: limits.maximumSize, maximumLineLength: limits.maximumLineLength), url: url)
+        self.init(
+            limits: StreamLimits(idleTimeout: nil, maximumSize: limits.maximumSize, maximumLineLength: limits.maximumLineLength), url: url)
         if !data.isEmpty { deliver(data) }
         finish()
     }
@@ -276,22 +276,27 @@ final class StreamChannel: @unchecked Sendable {
     }
 
     private func end(_ outcome: Result<Void, any Error>, dropBuffer: Bool, cancelTransfer: Bool) {
-        let ended: (waiter: CheckedContinuation<Data?, any Error>?, room: CheckedContinuation<Void, Never>?, observers: [@Sendable (Int, (any Error)?) -> Void], bytes: Int, cancel: (@Sendable () -> Void)?, watchdog: Task<Void, Never>?)? = lock.withLock {
-            guard ending == nil else { return nil }
-            ending = outcome
-            if dropBuffer {
-                chunks = []
-                head = 0
-                buffered = 0
+        let ended:
+            (
+                waiter: CheckedContinuation<Data?, any Error>?, room: CheckedContinuation<Void, Never>?,
+                observers: [@Sendable (Int, (any Error)?) -> Void], bytes: Int, cancel: (@Sendable () -> Void)?,
+                watchdog: Task<Void, Never>?
+            )? = lock.withLock {
+                guard ending == nil else { return nil }
+                ending = outcome
+                if dropBuffer {
+                    chunks = []
+                    head = 0
+                    buffered = 0
+                }
+                defer {
+                    waiter = nil
+                    roomWaiter = nil
+                    endObservers = []
+                    watchdog = nil
+                }
+                return (waiter, roomWaiter, endObservers, received, cancelTransfer ? controls.cancel : nil, watchdog)
             }
-            defer {
-                waiter = nil
-                roomWaiter = nil
-                endObservers = []
-                watchdog = nil
-            }
-            return (waiter, roomWaiter, endObservers, received, cancelTransfer ? controls.cancel : nil, watchdog)
-        }
         guard let ended else { return }
         ended.watchdog?.cancel()
         ended.cancel?()

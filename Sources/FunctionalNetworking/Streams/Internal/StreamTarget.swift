@@ -34,6 +34,16 @@ final class StreamTarget: @unchecked Sendable {
         lock.withLock { current.flatMap { $0.response === response ? $0.channel : nil } }
     }
 
+    /// The channel the caller reads, given the answer the stack returned: the one streaming
+    /// `response`, or, when a composer of the stack handed up another response object with no
+    /// body of its own, the one the session streamed last.
+    func channel(forAnswer response: URLResponse, data: Data) -> StreamChannel? {
+        lock.withLock {
+            guard let current else { return nil }
+            return current.response === response || data.isEmpty ? current.channel : nil
+        }
+    }
+
     /// Cancels the channel attached, if any: the call failed, so nobody will read it.
     func cancel() {
         let channel = lock.withLock {
