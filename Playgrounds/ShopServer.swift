@@ -1,4 +1,5 @@
 import Foundation
+import FunctionalNetworking
 import FunctionalNetworkingTesting
 
 /// The tour's shop: a LoopbackServer on 127.0.0.1 serving a tiny JSON API.
@@ -7,6 +8,10 @@ import FunctionalNetworkingTesting
 /// - `GET /products/<id>` → one product, or 404
 /// - `POST /login` with `{"user":…,"password":…}` → `{"token":"…"}`
 /// - `GET /account` → the account, with `Authorization: Bearer <token>`; 401 without
+/// - `GET /orders/<id>/log` → the order's log, streamed a line at a time
+/// - `GET /prices/7/live` → Server-Sent Events of product 7's price: the first connection is cut
+///   in the middle of its third event, the second (`Last-Event-ID: 2`) ends after two more, and
+///   the third (`Last-Event-ID: 4`) gets 204, no more events
 enum ShopServer {
     static let token = "tour-token-42"
 
@@ -39,9 +44,38 @@ enum ShopServer {
                     return .json(#"{"message":"Sign in first"}"#, status: 401)
                 }
                 return .json(#"{"name":"Ada","orders":3}"#)
+            case ("GET", let path) where path.hasPrefix("/orders/") && path.hasSuffix("/log"):
+                let order = path.dropFirst("/orders/".count).dropLast("/log".count)
+                return .chunks(
+                    ["Order \(order) received\n", "Packed\n", "Handed to the courier\n", "Delivered\n"], every: .milliseconds(200))
+            case ("GET", "/prices/7/live"):
+                return livePrices(after: request.header("Last-Event-ID"))
             default:
                 return .json(#"{"message":"Not found"}"#, status: 404)
             }
+        }
+    }
+}
+
+extension ShopServer {
+    /// The live price feed of product 7, from the event after `lastEventID`: the server asks
+    /// clients to reconnect after 300 ms (`retry:`), and cuts its first connection short.
+    static func livePrices(after lastEventID: String?) -> LoopbackServer.Response {
+        func price(_ amount: Int, id: String) -> ServerSentEvent {
+            ServerSentEvent(event: "price", data: #"{"id":7,"name":"iPad Pro","price":\#(amount)}"#, id: id)
+        }
+        switch lastEventID {
+        case nil:
+            var first = price(1099, id: "1")
+            first.retry = .milliseconds(300)
+            return .eventStream([
+                .event(first), .pause(.milliseconds(150)), .event(price(1049, id: "2")), .pause(.milliseconds(150)),
+                .eventCutShort(price(999, id: "3")),
+            ])
+        case "2":
+            return .eventStream([.event(price(999, id: "3")), .pause(.milliseconds(150)), .event(price(949, id: "4"))])
+        default:
+            return .status(204)
         }
     }
 }
