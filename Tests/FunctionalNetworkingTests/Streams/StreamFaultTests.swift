@@ -305,10 +305,11 @@ struct StreamFaultTests {
 
     @Test("The cache and de-duplication let streamed calls pass: two concurrent streams of one URL are two requests")
     func cacheAndDeduplicationLetStreamsPass() async throws {
+        // The first two requests are answered once both have arrived, so that they are in flight together.
+        let bothArrived = Arrivals(expected: 2)
         let server = try LoopbackServer { _ in
-            LoopbackServer.Response.stream(
-                [.text("abc"), .pause(.milliseconds(50)), .text("def")], headers: [.init("Cache-Control", "max-age=600")]
-            ).delayed(by: .milliseconds(200))
+            bothArrived.arriveAndWait(timeout: .seconds(30))
+            return .stream([.text("abc"), .pause(.milliseconds(50)), .text("def")], headers: [.init("Cache-Control", "max-age=600")])
         }
         defer { server.stop() }
         let cache = ResponseCache(cookieStorage: nil)
@@ -360,6 +361,27 @@ struct StreamFaultTests {
                     "stream cancellation: descriptors \(before.descriptors) → \(after.descriptors), threads \(before.threads) → \(after.threads)\n"
                         .utf8))
         }
+    }
+}
+
+/// A meeting point for the server's connections: each arrival waits (on its own connection's
+/// thread) until `expected` have arrived, or `timeout` has passed; later arrivals go on at once.
+private final class Arrivals: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let expected: Int
+    private var count = 0
+
+    init(expected: Int) {
+        self.expected = expected
+    }
+
+    func arriveAndWait(timeout: Duration) {
+        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds))
+        condition.lock()
+        defer { condition.unlock() }
+        count += 1
+        condition.broadcast()
+        while count < expected, condition.wait(until: deadline) {}
     }
 }
 
