@@ -206,6 +206,32 @@ struct ResponseBodyTests {
         #expect(server.requestCount == 1)
     }
 
+    @Test("Leaving a loop over the chunks cancels the transfer, though the response is still held")
+    func leavingTheLoopCancels() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.enqueue(endlessDrip)
+        let response = try await stream(Endpoint(baseURL: server.url(for: "/")), through: makeTestNetworkSession().transport)
+
+        for try await _ in response.body { break }
+
+        try await waitUntil(within: .seconds(30), "the server saw the connection close") { server.inFlightRequestCount == 0 }
+        withExtendedLifetime(response) {}
+    }
+
+    @Test("Leaving a loop over the lines cancels the transfer, though the response is still held")
+    func leavingALinesLoopCancels() async throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        server.enqueue(endlessDrip)
+        let response = try await stream(Endpoint(baseURL: server.url(for: "/")), through: makeTestNetworkSession().transport)
+
+        for try await line in response.body.lines where line == "start" { break }
+
+        try await waitUntil(within: .seconds(30), "the server saw the connection close") { server.inFlightRequestCount == 0 }
+        withExtendedLifetime(response) {}
+    }
+
     @Test("Leaving a loop over the lines, where the response goes out of scope, cancels the transfer")
     func leavingALinesLoopAndTheResponseCancels() async throws {
         let server = try LoopbackServer()
