@@ -43,6 +43,8 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         private var ready: [ServerSentEvent] = []
         private var readyHead = 0
         private var ended = false
+        /// The limit passed in the last chunk, thrown once the events before it are given.
+        private var pendingFailure: ServerSentEventError?
 
         init(chunks: ResponseBody.AsyncIterator, parser: ServerSentEventParser) {
             self.chunks = chunks
@@ -75,6 +77,11 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                     }
                     return event
                 }
+                if let pendingFailure {
+                    ended = true
+                    self.pendingFailure = nil
+                    throw pendingFailure
+                }
                 guard !ended else { return nil }
                 do {
                     guard let chunk = try await chunks.next(isolation: actor) else {
@@ -82,11 +89,12 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                         ended = true
                         return nil
                     }
-                    do {
-                        ready = try parser.parse(chunk)
-                    } catch {
-                        chunks.handle.channel.fail(error)
-                        throw error
+                    let (events, failure) = parser.parseKeepingEvents(chunk)
+                    ready = events
+                    if let failure {
+                        // The events before the one too large are given first.
+                        pendingFailure = failure
+                        chunks.handle.channel.fail(failure)
                     }
                 } catch {
                     parser.finish()

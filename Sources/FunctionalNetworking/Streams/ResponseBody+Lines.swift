@@ -58,17 +58,17 @@ extension ResponseBody {
                     if let line = splitter.nextLine() {
                         return line
                     }
+                    if let failure = splitter.failure {
+                        // The lines before the one too long have been given.
+                        chunks.handle.channel.fail(failure)
+                        throw failure
+                    }
                     guard !splitter.isFinished else { return nil }
                     guard let chunk = try await chunks.next(isolation: actor) else {
                         splitter.finish()
                         continue
                     }
-                    do {
-                        try splitter.append(chunk)
-                    } catch {
-                        chunks.handle.channel.fail(error)
-                        throw error
-                    }
+                    splitter.append(chunk)
                 }
             }
         }
@@ -84,6 +84,8 @@ struct LineSplitter: Sendable {
     /// Whether the last byte was a CR, so that an LF starting the next chunk ends no line.
     private var afterCR = false
     private(set) var isFinished = false
+    /// The line too long that stopped the input; the lines before it are still given.
+    private(set) var failure: StreamError?
 
     init(limit: Int) {
         self.limit = limit
@@ -101,8 +103,10 @@ struct LineSplitter: Sendable {
         return line
     }
 
-    /// Adds the next bytes, making ready the lines they end.
-    mutating func append(_ chunk: Data) throws(StreamError) {
+    /// Adds the next bytes, making ready the lines they end; a line past the limit sets
+    /// ``failure`` and ends the input there.
+    mutating func append(_ chunk: Data) {
+        guard failure == nil, !chunk.isEmpty else { return }
         var failed = false
         chunk.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             var start = 0
@@ -143,7 +147,8 @@ struct LineSplitter: Sendable {
             partial.append(contentsOf: bytes[start..<count])
         }
         if failed {
-            throw .lineTooLong(limit: limit)
+            failure = .lineTooLong(limit: limit)
+            partial = []
         }
     }
 

@@ -78,7 +78,15 @@ public struct ServerSentEventParser: Sendable {
     /// - Throws: ``ServerSentEventError`` when a line or an event exceeds
     ///   ``maximumEventSize``; once thrown, every later call throws it again until ``finish()``.
     public mutating func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes) throws(ServerSentEventError) -> [ServerSentEvent] {
+        let (events, failure) = parseKeepingEvents(bytes)
         if let failure { throw failure }
+        return events
+    }
+
+    /// The events `bytes` complete, and the error that stopped the stream, if one did: the
+    /// events dispatched before a line or an event too long are kept.
+    mutating func parseKeepingEvents<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> ([ServerSentEvent], ServerSentEventError?) {
+        if let failure { return ([], failure) }
         var events: [ServerSentEvent] = []
         let outcome = bytes.withContiguousStorageIfAvailable { buffer in
             Result { () throws(ServerSentEventError) in try read(buffer, into: &events) }
@@ -94,9 +102,9 @@ public struct ServerSentEventParser: Sendable {
             failure = error
             line = []
             data = []
-            throw error
+            return (events, error)
         }
-        return events
+        return (events, nil)
     }
 
     /// Ends the stream: an event or a line left incomplete is dropped, as the standard says,

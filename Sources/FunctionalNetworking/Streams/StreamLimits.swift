@@ -32,13 +32,13 @@ public struct StreamLimits: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - idleTimeout: The longest silence between chunks; 60 seconds unless you say, `nil`
-    ///     for none.
-    ///   - maximumSize: The most bytes in all; none unless you say.
+    ///     for none (a negative one counts as zero).
+    ///   - maximumSize: The most bytes in all; none unless you say (a negative one counts as zero).
     ///   - maximumLineLength: The most bytes of one line or event; 1 MiB unless you say (at
     ///     least 1).
     public init(idleTimeout: Duration? = .seconds(60), maximumSize: Int? = nil, maximumLineLength: Int = 1 << 20) {
-        self.idleTimeout = idleTimeout
-        self.maximumSize = maximumSize
+        self.idleTimeout = idleTimeout.map { max($0, .zero) }
+        self.maximumSize = maximumSize.map { max($0, 0) }
         self.maximumLineLength = max(1, maximumLineLength)
     }
 

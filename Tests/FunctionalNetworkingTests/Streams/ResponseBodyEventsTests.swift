@@ -165,4 +165,14 @@ struct ResponseBodyEventsTests {
         try await waitUntil(within: .seconds(30), "the server saw the connection close") { server.inFlightRequestCount == 0 }
         withExtendedLifetime(response) {}
     }
+
+    // MARK: - Cut short where it counts
+
+    @Test("An event past the limit fails only after the complete events that came with it in one chunk")
+    func eventsBeforeTheLongOneInOneChunk() async throws {
+        let body = ResponseBody(Data("data: ok\n\ndata: far too long for the limit\n\n".utf8), limits: StreamLimits(maximumLineLength: 16))
+        var reading = body.events.makeAsyncIterator()
+        #expect(try await reading.next()?.data == "ok")
+        await #expect(throws: ServerSentEventError.lineTooLong(limit: 16)) { try await reading.next() }
+    }
 }

@@ -11,8 +11,9 @@ private func split(_ bytes: [UInt8], at sizes: [Int], limit: Int = 1 << 20) thro
     var start = 0
     for size in sizes + [bytes.count] {
         let end = min(bytes.count, start + size)
-        try splitter.append(Data(bytes[start..<end]))
+        splitter.append(Data(bytes[start..<end]))
         while let line = splitter.nextLine() { lines.append(line) }
+        if let failure = splitter.failure { throw failure }
         start = end
     }
     splitter.finish()
@@ -156,5 +157,24 @@ struct ResponseBodyLinesTests {
         await #expect(throws: StreamError.lineTooLong(limit: 8)) { try await reading.next() }
         try await waitUntil(within: .seconds(10), "the sequence was cancelled") { terminated.value == 1 }
         await #expect(throws: StreamError.lineTooLong(limit: 8)) { try await reading.next() }
+    }
+
+    // MARK: - Cut short where it counts
+
+    @Test("A line too long fails only after the complete lines that came with it in one chunk")
+    func completeLinesBeforeTheLongOneInOneChunk() async throws {
+        let body = ResponseBody(Data("ok\nfar too long for the limit".utf8), limits: StreamLimits(maximumLineLength: 8))
+        var reading = body.lines.makeAsyncIterator()
+        #expect(try await reading.next() == "ok")
+        await #expect(throws: StreamError.lineTooLong(limit: 8)) { try await reading.next() }
+    }
+
+    @Test("An empty chunk between a CR and its LF changes nothing")
+    func emptyChunkBetweenCRAndLF() async throws {
+        #expect(try split(bytes("a\r\nb"), at: [2, 0]) == ["a", "b"])
+        var reading = ResponseBody([Data("a\r".utf8), Data(), Data("\nb".utf8)].async).lines.makeAsyncIterator()
+        var lines: [String] = []
+        while let line = try await reading.next() { lines.append(line) }
+        #expect(lines == ["a", "b"])
     }
 }

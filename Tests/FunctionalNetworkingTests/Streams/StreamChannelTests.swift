@@ -256,7 +256,7 @@ struct StreamChannelTests {
     @Test("A finished channel made from data gives it and ends; empty data gives no chunk")
     func finishedFromData() async throws {
         let channel = StreamChannel(finished: Data("abc".utf8), limits: StreamLimits(idleTimeout: .milliseconds(1)), url: "u")
-        #expect(channel.limits.idleTimeout == nil)
+        #expect(channel.limits.idleTimeout == .milliseconds(1))  // Kept, but nothing watches a finished body.
         #expect(try await channel.next() == Data("abc".utf8))
         #expect(try await channel.next() == nil)
 
@@ -334,5 +334,25 @@ struct StreamChannelTests {
 
         try await waitUntil(within: .seconds(10), "the watchdog's task has ended") { probe == nil }
         #expect(try await channel.next() == nil)
+    }
+
+    // MARK: - Cut short where it counts
+
+    @Test("A reader whose task was cancelled gets CancellationError, and cancels the transfer, even when chunks wait")
+    func cancelledReaderWithChunksWaiting() async throws {
+        let calls = ControlCalls()
+        let channel = StreamChannel(limits: noIdleLimit, url: "u", controls: calls.controls(pausable: false))
+        for index in 0..<4 { channel.deliver(chunk(UInt8(index), count: 2 << 20)) }
+        let gate = AsyncStream.makeStream(of: Void.self)
+        let reading = Task {
+            for await _ in gate.stream {}
+            return try await channel.next()
+        }
+
+        reading.cancel()
+        gate.continuation.finish()
+
+        await #expect(throws: CancellationError.self) { try await reading.value }
+        #expect(calls.count("cancel") == 1)
     }
 }

@@ -63,20 +63,19 @@ final class StreamChannel: @unchecked Sendable {
 
     /// A channel for a stream from `url` (redacted) under `limits`; `controls` act on its
     /// transfer.
-    init(limits: StreamLimits, url: String, controls: Controls = Controls()) {
+    init(limits: StreamLimits, url: String, controls: Controls = Controls(), watchesIdleness: Bool = true) {
         self.limits = limits
         self.url = url
         self.controls = controls
-        if limits.idleTimeout != nil {
+        if watchesIdleness, limits.idleTimeout != nil {
             startWatchdog()
         }
     }
 
     /// A channel that holds `data` and has finished: the body of a transport that returned it
-    /// whole.
+    /// whole (nothing more arrives, so nothing watches for silence).
     convenience init(finished data: Data, limits: StreamLimits, url: String) {
-        self.init(
-            limits: StreamLimits(idleTimeout: nil, maximumSize: limits.maximumSize, maximumLineLength: limits.maximumLineLength), url: url)
+        self.init(limits: limits, url: url, watchesIdleness: false)
         if !data.isEmpty { deliver(data) }
         finish()
     }
@@ -105,6 +104,10 @@ final class StreamChannel: @unchecked Sendable {
     /// The next chunk, or `nil` at the end of the stream; throws the error that ended it.
     /// Cancelling the calling task cancels the stream.
     func next() async throws -> Data? {
+        if Task.isCancelled {
+            cancel()
+            throw CancellationError()
+        }
         if let ready = try take(orWaitWith: nil) {
             return ready
         }
