@@ -149,7 +149,7 @@ struct StreamingSamplesTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         server.enqueue(.stream([.text("first\n"), .pause(.seconds(30))]))
-        server.enqueue(.stream([.text("data\n"), .repeating(Data(repeating: UInt8(ascii: "x"), count: 8192), every: .milliseconds(1))]))
+        server.enqueue(.stream([.text("data\n"), .repeating(Data(repeating: UInt8(ascii: "x"), count: 8192), every: .milliseconds(10))]))
         let transport = makeTestNetworkSession().transport
         var shown: [String] = []
         var stalled: [Duration] = []
@@ -337,7 +337,7 @@ struct StreamingSamplesTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         server.enqueue(
-            .eventStream([.text("data: "), .repeating(Data(repeating: UInt8(ascii: "x"), count: 8192), every: .milliseconds(1))]))
+            .eventStream([.text("data: "), .repeating(Data(repeating: UInt8(ascii: "x"), count: 8192), every: .milliseconds(10))]))
 
         let feed = Endpoint(baseURL: server.url(for: "/feed"))
         let response = try await stream(feed, through: NetworkSession.shared.transport, limits: StreamLimits(maximumLineLength: 64 << 10))

@@ -154,7 +154,7 @@ struct ResponseBodyEventsTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         server.enqueue(
-            .eventStream([.text("data: "), .repeating(Data(repeating: UInt8(ascii: "x"), count: 8_192), every: .milliseconds(1))]))
+            .eventStream([.text("data: "), .repeating(Data(repeating: UInt8(ascii: "x"), count: 8_192), every: .milliseconds(10))]))
         let response = try await stream(
             Endpoint(baseURL: server.url(for: "/events")), through: makeTestNetworkSession().transport,
             limits: StreamLimits(maximumLineLength: 64 << 10))
