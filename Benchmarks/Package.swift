@@ -14,6 +14,11 @@ import PackageDescription
 // - NetworkBenchmarks: the networking module (7-9, 11): the composer stack over an in-memory
 //   transport, requests to a LoopbackServer against raw URLSession, decoded() against
 //   JSONDecoder, and 100 MiB uploads and downloads against raw URLSession.
+// - StreamBenchmarks: Server-Sent Events (12): the parsers, ours against mattt/EventSource's,
+//   and reading a stream from a LoopbackServer, the package against a raw URLSession delegate
+//   and mattt/EventSource. Only it (through StreamScenarios) depends on EventSource, so the
+//   other suites and the gates build as before. The same scenarios in one process, in rounds:
+//   `swift run -c release StreamComparison` (not a suite of the tool).
 let package = Package(
     name: "FunctionalNetworkingBenchmarks",
     platforms: [.macOS(.v13)],
@@ -22,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/mattt/EventSource", from: "1.1.0"),
     ],
     targets: [
         // Helpers shared by both suites (the hand-off thread, the task executor, settings).
@@ -64,6 +70,36 @@ let package = Package(
             path: "Benchmarks/NetworkBenchmarks",
             exclude: ["summarize-network.py"],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // The stream scenarios and parser runs of 12, shared by StreamBenchmarks and
+        // StreamComparison. mattt/EventSource's module does not build on Linux (it calls
+        // URLSession.bytes(for:delegate:), which swift-corelibs-foundation lacks): there the
+        // scenarios and parser runs that use it are left out.
+        .target(
+            name: "StreamScenarios",
+            dependencies: [
+                .product(name: "FunctionalNetworking", package: "FunctionalNetworking"),
+                .product(name: "FunctionalNetworkingTesting", package: "FunctionalNetworking"),
+                .product(
+                    name: "EventSource", package: "EventSource",
+                    condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])
+                ),
+            ],
+            path: "Streams/StreamScenarios"
+        ),
+        .executableTarget(
+            name: "StreamBenchmarks",
+            dependencies: [
+                "StreamScenarios",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/StreamBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "StreamComparison",
+            dependencies: ["StreamScenarios"],
+            path: "Streams/StreamComparison"
         ),
         // Plain programs for counting instructions under valgrind (count-instructions.sh):
         // the core alone (for the instruction gate: no NIO, no OpenCombine), and its peers.
