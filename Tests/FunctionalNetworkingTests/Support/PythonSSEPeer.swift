@@ -132,7 +132,7 @@ final class PythonSSEPeer: Sendable {
         let deadline = ContinuousClock.now + limit
         var port: Int?
         while port == nil {
-            let log = readText(folder.appendingPathComponent("stderr").path)
+            let log = contentsOfFile(atPath: folder.appendingPathComponent("stderr").path)
             port = startupPort(in: log)
             if port != nil { break }
             if let status = await waitForExit(pid, within: .zero, killingAfter: false) {
@@ -171,7 +171,7 @@ final class PythonSSEPeer: Sendable {
         if await Self.waitForExit(pid, within: .seconds(10), killingAfter: true) == nil {
             Issue.record("The Python SSE peer (pid \(pid)) could not be reaped after SIGKILL")
         }
-        let log = Self.readText(folder.appendingPathComponent("stderr").path)
+        let log = contentsOfFile(atPath: folder.appendingPathComponent("stderr").path)
         try? FileManager.default.removeItem(at: folder)
         return log
     }
@@ -323,22 +323,6 @@ final class PythonSSEPeer: Sendable {
         let marker = "Uvicorn running on http://127.0.0.1:"
         guard let range = log.range(of: marker) else { return nil }
         return Int(log[range.upperBound...].prefix { $0.isNumber })
-    }
-
-    /// The text of the file at `path`, read with `read(2)` (FoundationEssentials leaks its
-    /// buffer for an empty file, which LeakSanitizer reports); empty when it cannot be read.
-    private static func readText(_ path: String) -> String {
-        let file = open(path, O_RDONLY)
-        guard file >= 0 else { return "" }
-        defer { close(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
-            bytes += buffer[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -64,7 +64,7 @@ func runShell(_ command: String, limit: Duration = .seconds(30)) async throws ->
 
 /// The text of the file at `path`, read with `read(2)`: FoundationEssentials' file reading leaks
 /// its buffer for an empty file, which LeakSanitizer reports.
-private func contentsOfFile(atPath path: String) -> String {
+func contentsOfFile(atPath path: String) -> String {
     let file = open(path, O_RDONLY)
     guard file >= 0 else { return "" }
     defer { close(file) }
