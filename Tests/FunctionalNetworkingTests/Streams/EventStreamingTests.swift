@@ -71,7 +71,7 @@ struct EventStreamingTests {
         let events = eventStreaming(from: makeTestNetworkSession().transport, clock: clock)
 
         let reading = collect(2, from: events(Endpoint(baseURL: server.url(for: "/feed"))))
-        try await clock.waitForSleepers(count: 1, timeout: .seconds(10))
+        try await clock.waitForSleepers(count: 1, timeout: .seconds(60))
         #expect(server.requestCount == 1)
         clock.advance(by: .seconds(6))
         #expect(server.requestCount == 1)
