@@ -17,6 +17,12 @@ extension URLRequest {
         return request
     }
 
+    /// Whether the request's body is a stream the package made, which each send reads afresh
+    /// (``sendingFreshBody(_:)``).
+    var hasStreamedBody: Bool {
+        StreamedBody.of(httpBodyStream) != nil
+    }
+
     /// Sends this request with `send`, with a fresh copy of its body stream when the stream is
     /// one the package made (its files checked again first), and as it is otherwise.
     ///

@@ -65,6 +65,9 @@ public final class NetworkSession: Sendable {
     /// The function at the bottom of every stack of this session.
     private let base: Transport
 
+    /// The package's session as a ``DirectTransport``; `nil` over a transport of the caller's.
+    private let direct: DirectTransport?
+
     /// Makes a session from `configuration`, with its own URLSession and the package's delegate.
     ///
     /// ```swift
@@ -103,16 +106,21 @@ public final class NetworkSession: Sendable {
         policy = .default
         package = nil
         base = transport
+        direct = nil
     }
 
     /// A session over `package`; every request first meets `configurationProblem`, if any.
     init(package: PackageSession, policy: TransportPolicy, configurationProblem: TransportError?) {
         self.policy = policy
         self.package = package
-        base = { request in
-            if let configurationProblem { throw configurationProblem }
-            return try await package.send(request, policy: policy)
+        let direct: DirectTransport = { request, context in
+            if let configurationProblem {
+                return Future(error: configurationProblem)
+            }
+            return package.start(request, policy: policy, context: context)
         }
+        self.direct = direct
+        base = TransportBridge.awaiting(direct)
     }
 
     /// The session that stands in for `URLSession.shared`: its configuration, the default
@@ -162,6 +170,53 @@ public final class NetworkSession: Sendable {
     /// - Parameter composers: The composers, in any order.
     /// - Returns: The composed transport.
     public func transport(with composers: [Composer]) -> Transport {
-        composers.isEmpty ? base : Composer.ordered(composers).wrapping(base)
+        composers.isEmpty ? base : Composer.stack(composers, over: base, direct: direct).transport
+    }
+
+    /// A networking function over the session's transport wrapped in `composers`: what
+    /// ``networking(from:)`` makes of ``transport(with:)-(Composer...)``, with the same
+    /// answers, errors and status check, and the shortest path there is.
+    ///
+    /// ```swift
+    /// let send = session.networking(with: .retry(), .validatingStatus())
+    /// let product: Future<Product> = send(.product(withID: 7)).decoded()
+    /// ```
+    ///
+    /// When every composer is one of the package's that needs no task of its own
+    /// (``Composer/numbered()``, ``Composer/validatingStatus(_:)``, ``Composer/timeout(after:clock:)``),
+    /// a call starts its request on the calling thread and the session's delegate completes the
+    /// returned future from the request's last callback: no task, no thread switch, and a caller
+    /// that awaits the future resumes once, as with URLSession's own `data(for:)`. Observers
+    /// run on the thread that completes the future, as for any future: on the session's
+    /// callback thread here, so hand long work elsewhere (``Future/observe(on:_:)``), or await.
+    /// With any other composer in the stack, the call runs in a task of its own, as
+    /// ``networking(from:)`` runs it.
+    ///
+    /// - Parameter composers: The composers, in any order.
+    /// - Returns: A function from endpoints to the futures of their bodies.
+    public func networking(with composers: Composer...) -> Networking {
+        networking(with: composers)
+    }
+
+    /// A networking function over the session's transport wrapped in `composers`, whatever
+    /// order the array lists them in; see ``networking(with:)-(Composer...)``.
+    ///
+    /// - Parameter composers: The composers, in any order.
+    /// - Returns: A function from endpoints to the futures of their bodies.
+    public func networking(with composers: [Composer]) -> Networking {
+        if composers.isEmpty {
+            return call
+        }
+        let (transport, direct) = Composer.stack(composers, over: base, direct: direct)
+        guard let direct else { return FunctionalNetworking.networking(from: transport) }
+        return { endpoint in checkedCall(endpoint, through: direct) }
+    }
+
+    /// The call for `endpoint` through the session's transport with no composers.
+    func call(_ endpoint: Endpoint) -> Future<Data> {
+        guard let direct else {
+            return FunctionalNetworking.networking(from: base)(endpoint)
+        }
+        return checkedCall(endpoint, through: direct)
     }
 }

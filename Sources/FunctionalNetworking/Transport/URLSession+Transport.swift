@@ -42,7 +42,7 @@ extension URLSession {
     /// Every call on one session goes through the one ``NetworkSession`` that stands for it (see
     /// ``transport``), so calls one after another reuse its connections.
     public func request(_ endpoint: Endpoint) -> Future<Data> {
-        networking(from: transport)(endpoint)
+        NetworkSession.standing(for: self).call(endpoint)
     }
 }
 

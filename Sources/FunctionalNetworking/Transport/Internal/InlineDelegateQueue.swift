@@ -15,13 +15,15 @@ import FoundationNetworking
 ///
 /// A callback run here must not wait for that work queue: on Linux `URLSessionTask.cancel()`,
 /// `suspend()` and `resume()` do, which is why ``SessionDelegate`` cancels tasks from its
-/// cancel queue and answers challenges from there too.
+/// cancel queue and answers challenges from there too. Observers of the futures the callbacks
+/// complete run here too; the thread is marked (``SessionCallbackThread``) so that a request
+/// one of them starts is made off this queue.
 ///
 /// It adds no state: its `@unchecked Sendable` is `OperationQueue`'s own, restated as the
 /// compiler requires of a subclass (the operation queue guards its state with its own lock).
 final class InlineDelegateQueue: OperationQueue, @unchecked Sendable {
     override func addOperation(_ block: @escaping @Sendable () -> Void) {
-        block()
+        SessionCallbackThread.running(block)
     }
 }
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import Futures
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -45,39 +46,59 @@ final class PackageSession: Sendable {
     /// The package session standing in for `URLSession.shared`.
     static let shared = PackageSession(configuration: URLSession.shared.configuration)
 
-    /// Sends `request`, following redirects as `policy` decides.
-    func send(_ request: URLRequest, policy: TransportPolicy) async throws -> (Data, URLResponse) {
-        let limit = RequestContext.current.maximumResponseSize ?? policy.maximumResponseSize
-        var current = request
-        var hop = 0
-        while true {
+    /// Sends `request`, following redirects as `policy` decides: the future of the last
+    /// response and its body, completed on the thread that delivers it (see
+    /// ``SessionDelegate/start(_:on:limit:context:)``).
+    func start(_ request: URLRequest, policy: TransportPolicy, context: RequestContext) -> Future<(Data, URLResponse)> {
+        let limit = context.maximumResponseSize ?? policy.maximumResponseSize
+        return send(request, hop: 1, limit: limit, policy: policy, context: context)
+    }
+
+    /// Sends `current`, hop `hop` of the request, and follows its redirect, if the policy does.
+    private func send(
+        _ current: URLRequest, hop: Int, limit: Int, policy: TransportPolicy, context: RequestContext
+    ) -> Future<(Data, URLResponse)> {
+        do {
             try WireCheck.request(current)  // every hop: a redirect policy may return any request
-            // A streamed body is read once: each hop and each retry sends a fresh copy.
-            let (data, response): (Data, URLResponse)
-            do {
-                (data, response) = try await current.sendingFreshBody { [self] in try await delegate.send($0, on: session, limit: limit) }
-            } catch let error as URLError where error.code != .cancelled {
-                throw Self.networkFailure(error, sending: current)
-            }
-            hop += 1
-            guard let http = response as? HTTPURLResponse,
-                let redirect = Redirect(response: http, to: current, hop: hop, redaction: policy.redaction)
-            else {
-                return (data, response)
-            }
-            switch policy.redirects.decision(for: redirect) {
-            case .follow(let next):
-                try Task.checkCancellation()
-                if redirect.isCrossOrigin, let dropped = Self.droppedCredentials(from: current, to: next, policy: policy) {
-                    RequestContext.current.record?.noteDropped(dropped)
-                }
-                current = next
-            case .stop:
-                return (data, response)
-            case .fail(let error):
-                throw error
-            }
+        } catch {
+            return Future(error: error)
         }
+        let sent: Future<(Data, URLResponse)>
+        if current.hasStreamedBody {
+            // A streamed body is read once: each hop and each retry sends a fresh copy, which a
+            // task feeds while the request is sent.
+            sent = Future { [self] in
+                try await current.sendingFreshBody { [self] in
+                    try await delegate.start($0, on: session, limit: limit, context: context).value
+                }
+            }
+        } else {
+            sent = delegate.start(current, on: session, limit: limit, context: context)
+        }
+        return
+            sent
+            .mapError { error in
+                guard let urlError = error as? URLError, urlError.code != .cancelled else { return error }
+                return Self.networkFailure(urlError, sending: current)
+            }
+            .flatMap { [self] data, response in
+                guard let http = response as? HTTPURLResponse,
+                    let redirect = Redirect(response: http, to: current, hop: hop, redaction: policy.redaction)
+                else {
+                    return Future(value: (data, response))
+                }
+                switch policy.redirects.decision(for: redirect) {
+                case .follow(let next):
+                    if redirect.isCrossOrigin, let dropped = Self.droppedCredentials(from: current, to: next, policy: policy) {
+                        context.record?.noteDropped(dropped)
+                    }
+                    return send(next, hop: hop + 1, limit: limit, policy: policy, context: context)
+                case .stop:
+                    return Future(value: (data, response))
+                case .fail(let error):
+                    throw error
+                }
+            }
     }
 
     /// `error`, which the network gave for `request`, as the ``TransportError`` that says it in

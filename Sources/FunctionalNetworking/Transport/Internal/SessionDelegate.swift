@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Futures
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -8,7 +9,7 @@ import FoundationNetworking
 /// The delegate of every session the package sends through: it collects each body under its
 /// size limit, hands every redirect back to the caller (``PackageSession`` follows them by the
 /// request's ``RedirectPolicy``), passes authentication challenges on HTTP statuses to the
-/// caller as responses, and resumes each waiting task exactly once.
+/// caller as responses, and completes each request's promise exactly once.
 ///
 /// Whether a URLSession task is cancelled is decided in one place, ``cancelTask(_:_:)``, under
 /// the delegate's lock, by the ``Transfer``, which knows whether URLSession has delivered the
@@ -18,9 +19,9 @@ import FoundationNetworking
 /// session has forgotten the task, which ends the process; see ``ImmediateCacheLookup`` for
 /// the case a URL cache opens.)
 ///
-/// Cancellation never calls `URLSessionTask.cancel()` from inside a Swift task's cancellation
-/// handler: the waiting task resumes at once with `CancellationError`, and the URLSession task
-/// is cancelled from ``cancelQueue``. (On Linux, `cancel()` waits on the session's queue while
+/// Cancellation never calls `URLSessionTask.cancel()` from inside a future's or a Swift task's
+/// cancellation handler: the promise is rejected at once with `CancellationError`, and the
+/// URLSession task is cancelled from ``cancelQueue``. (On Linux, `cancel()` waits on the session's queue while
 /// the cancellation handler holds the Swift task's status lock; when that queue is completing
 /// the same request, it waits for that lock in turn, and the process deadlocks.)
 ///
@@ -40,40 +41,57 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     /// thread of a cancellation handler, nor the session's work queue.
     private let cancelQueue = DispatchQueue(label: "FunctionalNetworking.cancel")
 
-    /// Sends `request` on `session` and returns its body (at most `limit` decoded bytes) and
-    /// response. A redirect comes back as the 3xx response itself.
-    func send(_ request: URLRequest, on session: URLSession, limit: Int) async throws -> (Data, URLResponse) {
+    /// Where URLSession tasks are made for requests started from inside a callback of a
+    /// session (see ``start(_:on:limit:context:)``).
+    private let startQueue = DispatchQueue(label: "FunctionalNetworking.start")
+
+    /// Sends `request` on `session`: the future of its body (at most `limit` decoded bytes) and
+    /// response, completed by the task's last callback on the thread that delivers it. A redirect
+    /// comes back as the 3xx response itself. Cancelling the future cancels the URLSession task.
+    ///
+    /// The URLSession task is made and resumed on the calling thread, as URLSession's own
+    /// methods do, except on a thread that runs a session's callbacks (an observer of another
+    /// request's future, run as that request completes): there, on swift-corelibs-foundation,
+    /// making a task waits for the very queue the thread is running, so it is made on
+    /// ``startQueue`` instead.
+    func start(_ request: URLRequest, on session: URLSession, limit: Int, context: RequestContext) -> Future<(Data, URLResponse)> {
+        let promise = Promise<(Data, URLResponse)>()
+        if SessionCallbackThread.isRunningCallback {
+            startQueue.async { self.begin(request, on: session, limit: limit, context: context, promise: promise) }
+        } else {
+            begin(request, on: session, limit: limit, context: context, promise: promise)
+        }
+        return promise
+    }
+
+    private func begin(
+        _ request: URLRequest, on session: URLSession, limit: Int, context: RequestContext, promise: Promise<(Data, URLResponse)>
+    ) {
+        guard promise.isPending else { return }  // cancelled before it began: nothing is made
         let task = session.dataTask(with: request)
-        let context = RequestContext.current
         let transfer = Transfer(
-            limit: limit, url: request.url, download: context.download, progress: context.progress, stream: context.stream
+            promise: promise, limit: limit, url: request.url, download: context.download, progress: context.progress, stream: context.stream
         )
         let id = task.taskIdentifier
         lock.withLock { transfers[id] = transfer }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let early = lock.withLock { transfer.wait(with: continuation) }
-                if let early {
-                    continuation.resume(with: early)
-                } else {
-                    task.resume()
-                }
-            }
-        } onCancel: {
-            self.end(id, with: .failure(CancellationError()), cancelling: task)
+        promise.onCancel { [weak self] in
+            self?.end(id, with: .failure(CancellationError()), cancelling: task)
+        }
+        // Cancelled meanwhile: the cancellation above has the task cancelled, which completes
+        // it without a request; resumed, it would send one.
+        if lock.withLock({ transfer.isLive }) {
+            task.resume()
         }
     }
 
-    /// Ends transfer `id` with `outcome` (if it has not ended), resumes its waiter, and, given
-    /// `task`, has it cancelled (see ``cancelTask(_:_:)``).
+    /// Ends transfer `id` with `outcome` (if it has not ended), completes its promise, and,
+    /// given `task`, has it cancelled (see ``cancelTask(_:_:)``).
     private func end(_ id: Int, with outcome: Transfer.Outcome, cancelling task: URLSessionTask?) {
-        let continuation: Transfer.Continuation? = lock.withLock {
-            transfers[id]?.end(with: outcome)
-        }
+        let promise = lock.withLock { transfers[id]?.end() }
         if let task {
             cancelTask(id, task)
         }
-        continuation?.resume(with: outcome)
+        promise?.complete(with: outcome)
     }
 
     /// Cancels `task` off the calling thread, unless URLSession has delivered its completion (its
@@ -287,7 +305,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         var channel: StreamChannel?
-        let finished: (Transfer.Continuation?, Transfer.Outcome, (ProgressReporter, TransferProgress)?)? = lock.withLock {
+        let finished: (Promise<(Data, URLResponse)>?, Transfer.Outcome, (ProgressReporter, TransferProgress)?)? = lock.withLock {
             // The task's last word: from here nothing cancels it, and its transfer leaves the table.
             guard let transfer = transfers.removeValue(forKey: task.taskIdentifier) else { return nil }
             channel = transfer.channel
@@ -299,16 +317,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 transfer.counts.totalBytesToReceive = transfer.counts.bytesReceived
                 report = (reporter, transfer.counts)
             }
-            return (transfer.end(with: outcome), outcome, report)
+            return (transfer.end(), outcome, report)
         }
         if let channel {
             channel.finish(throwing: error.map { Self.streamFailure($0, of: task) })
         }
-        guard let (continuation, outcome, report) = finished else { return }
+        guard let (promise, outcome, report) = finished else { return }
         if let (reporter, progress) = report {
             reporter.report(progress)
         }
-        continuation?.resume(with: outcome)
+        promise?.complete(with: outcome)
     }
 
     /// What a completed task gives: its error, or its response and body (a download's file moved

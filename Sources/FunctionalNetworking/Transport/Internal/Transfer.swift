@@ -1,33 +1,25 @@
 import Foundation
+import Futures
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// One request's transfer as the session's delegate sees it: the body collected so far, the
-/// limit on it, the continuation of the task that waits for it, and where its URLSession task
-/// stands.
+/// limit on it, the promise its caller observes, and where its URLSession task stands.
 ///
 /// Every member is guarded by the owning ``SessionDelegate``'s lock. The transfer ends once
 /// (by the completion, the size limit, a challenge or a cancellation, whichever comes first),
-/// so the waiting task resumes exactly once. It stays in the delegate's table until URLSession
+/// so its promise is completed exactly once. It stays in the delegate's table until URLSession
 /// delivers its task's completion, whenever the transfer ended: a transfer in the table is one
 /// whose task has not completed, which is what deciding to cancel that task needs to know.
 final class Transfer {
     typealias Outcome = Result<(Data, URLResponse), any Error>
-    typealias Continuation = CheckedContinuation<(Data, URLResponse), any Error>
 
-    enum State {
-        /// Created; nobody waits yet.
-        case idle
-        /// A task waits on the continuation.
-        case running(Continuation)
-        /// Ended before anybody waited; the waiter takes the outcome at once.
-        case endedEarly(Outcome)
-        /// Ended and delivered.
-        case ended
-    }
-
+    /// What the caller observes; completed once, by whoever ends the transfer, outside the lock.
+    let promise: Promise<(Data, URLResponse)>
+    /// Whether the transfer has ended.
+    private var isEnded = false
     /// The most decoded body bytes to keep.
     let limit: Int
     /// The URL requested, for error texts.
@@ -41,7 +33,7 @@ final class Transfer {
     /// The channel the body is streaming into, once the response is known to be streamed: the
     /// waiter has had the response, and the transfer goes on until its task completes.
     var channel: StreamChannel?
-    var state = State.idle
+    /// The body collected so far.
     var body = Data()
     /// The temporary file a download's 2xx body is written to, and its handle.
     var file: (url: URL, handle: FileHandle)?
@@ -53,7 +45,11 @@ final class Transfer {
     /// Whether somebody has decided to cancel this transfer's task.
     private var taskCancellationClaimed = false
 
-    init(limit: Int, url: URL?, download: DownloadTarget? = nil, progress: ProgressReporter? = nil, stream: StreamTarget? = nil) {
+    init(
+        promise: Promise<(Data, URLResponse)>, limit: Int, url: URL?, download: DownloadTarget? = nil, progress: ProgressReporter? = nil,
+        stream: StreamTarget? = nil
+    ) {
+        self.promise = promise
         self.limit = limit
         self.url = url
         self.download = download
@@ -63,10 +59,7 @@ final class Transfer {
 
     /// Whether the transfer still runs: it has not ended, so its callbacks count.
     var isLive: Bool {
-        switch state {
-        case .idle, .running: true
-        case .endedEarly, .ended: false
-        }
+        !isEnded
     }
 
     /// Decides, once, that the URLSession task is to be cancelled: `true` for the first caller
@@ -77,35 +70,13 @@ final class Transfer {
         return true
     }
 
-    /// Installs the waiter's continuation; returns the outcome to resume it with at once when
-    /// the transfer has already ended.
-    func wait(with continuation: Continuation) -> Outcome? {
-        switch state {
-        case .idle:
-            state = .running(continuation)
-            return nil
-        case .endedEarly(let outcome):
-            state = .ended
-            return outcome
-        case .running, .ended:
-            preconditionFailure("A transfer is awaited once.")
-        }
-    }
-
-    /// Ends the transfer with `outcome`; returns the continuation to resume, if one waits and
-    /// the transfer had not ended before.
-    func end(with outcome: Outcome) -> Continuation? {
+    /// Ends the transfer (its body and file are let go); returns the promise to complete with
+    /// the outcome, if the transfer had not ended before.
+    func end() -> Promise<(Data, URLResponse)>? {
         body = Data()
         discardFile()
-        switch state {
-        case .idle:
-            state = .endedEarly(outcome)
-            return nil
-        case .running(let continuation):
-            state = .ended
-            return continuation
-        case .endedEarly, .ended:
-            return nil
-        }
+        guard !isEnded else { return nil }
+        isEnded = true
+        return promise
     }
 }
