@@ -3,11 +3,14 @@
 //
 //     NginxComparison <port> <rounds>
 //
-// Three paths fetch and decode the same 1,000 distinct URLs, one after another and with 32 in
+// Four paths fetch and decode the same 1,000 distinct URLs, one after another and with 32 in
 // flight:
-// - raw:     URLSession.shared.data(for:) + a status check + JSONDecoder
-// - package: networking(from: URLSession.shared.transport), then decoded()
-// - stack:   the same over NetworkSession.shared.transport(with:) and the full composer stack
+// - raw:       URLSession.shared.data(for:) + a status check + JSONDecoder
+// - package:   NetworkSession.shared.networking() (what URLSession.shared.request runs), then
+//              decoded(), awaited
+// - transport: networking(from: NetworkSession.shared.transport), the same through an awaited
+//              transport (a task per request)
+// - stack:     NetworkSession.shared.networking(with:) and the full composer stack
 // Each round runs every path once per mode, in a rotated order, so that the machine's drift
 // spreads evenly; the ratios are throughput against raw's in the same round.
 
@@ -68,30 +71,33 @@ let raw: Path = { index in
     return try JSONDecoder().decode(Product.self, from: data)
 }
 
-let packageNetworking = networking(from: URLSession.shared.transport)
+let packageNetworking = NetworkSession.shared.networking()
 let package: Path = { index in
     try await packageNetworking(server.endpoint(index)).decoded().value
 }
 
+let transportNetworking = networking(from: NetworkSession.shared.transport)
+let transport: Path = { index in
+    try await transportNetworking(server.endpoint(index)).decoded().value
+}
+
 let origin = Origin(scheme: "http", host: "127.0.0.1", port: port)
-let stackNetworking = networking(
-    from: URLSession.shared.transport(
-        with: .numbered(),
-        .logged(to: { _ in }, level: .error),
-        .metrics(into: MetricsRecorder()),
-        .deduplicated(),
-        .authenticated(by: Authenticator(store: CredentialStore(.bearer("benchmark-token")), allowedOrigins: [origin])),
-        .retry(),
-        .timeout(after: .seconds(10)),
-        .throttled(maxConcurrent: inFlight),
-        .validatingStatus()
-    )
+let stackNetworking = NetworkSession.shared.networking(
+    with: .numbered(),
+    .logged(to: { _ in }, level: .error),
+    .metrics(into: MetricsRecorder()),
+    .deduplicated(),
+    .authenticated(by: Authenticator(store: CredentialStore(.bearer("benchmark-token")), allowedOrigins: [origin])),
+    .retry(),
+    .timeout(after: .seconds(10)),
+    .throttled(maxConcurrent: inFlight),
+    .validatingStatus()
 )
 let stack: Path = { index in
     try await stackNetworking(server.endpoint(index)).decoded().value
 }
 
-let paths: [(name: String, path: Path)] = [("raw", raw), ("package", package), ("stack", stack)]
+let paths: [(name: String, path: Path)] = [("raw", raw), ("package", package), ("transport", transport), ("stack", stack)]
 
 /// Seconds to fetch products `range` one after another.
 func sequential(_ path: @escaping Path, range: Range<Int>) async throws -> Double {

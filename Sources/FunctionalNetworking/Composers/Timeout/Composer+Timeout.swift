@@ -23,10 +23,13 @@ extension Composer {
     /// is dropped. Cancelling the caller resumes it at once with `CancellationError` and
     /// cancels the work the same way.
     ///
-    /// The work below runs in a task of its own, which begins on the caller's thread
-    /// (`Task.immediate`, where the platform has it): an answer that comes without suspending
-    /// (from a cache, a stub) costs no thread hop and no timer; a timer starts only once the
-    /// work waits.
+    /// One timer serves every request of the composer (it sleeps until the earliest deadline):
+    /// a request costs an entry in its list, not a timer of its own. An answer that comes
+    /// without waiting (from a cache, a stub) is not watched at all. Over the package's session,
+    /// in a stack whose composers below need no task (``NetworkSession/networking(with:)-(Composer...)``),
+    /// the request needs no task either; over a transport that is awaited, the work below runs
+    /// in a task of its own, which begins on the caller's thread (`Task.immediate`, where the
+    /// platform has it), so that the deadline holds even when that work ignores cancellation.
     ///
     /// - Note: Its place is ``Place/timeout``: below ``retry(_:clock:)``, so the limit applies
     ///   to each attempt; above ``authenticated(by:)``, so it bounds a refresh too. For one limit
@@ -35,17 +38,18 @@ extension Composer {
         after duration: Duration,
         clock: some Clock<Duration> = ContinuousClock()
     ) -> Composer {
-        let lock = NSLock()
+        let watchdog = DeadlineWatchdog(clock: clock)
         let limit = schedulable(duration)
-        return Composer(at: .timeout) { next in
-            { request in
+        let direct: @Sendable (@escaping DirectTransport) -> DirectTransport = { next in
+            { request, context in
                 let deadline = clock.now.advanced(by: limit)
-                return try await DeadlineRace(request, through: next, lock: lock).run(
-                    expired: { clock.now >= deadline },
-                    timeout: TimeoutError(limit: duration),
-                    timer: { { try await clock.sleep(until: deadline, tolerance: nil) } }
-                )
+                return watchdog.bound(next(request, context), until: deadline, limit: duration)
             }
         }
+        return Composer(
+            at: .timeout,
+            { next in TransportBridge.awaiting(direct(TransportBridge.started(next))) },
+            direct: direct
+        )
     }
 }

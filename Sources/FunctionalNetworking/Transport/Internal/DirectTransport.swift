@@ -22,6 +22,16 @@ enum TransportBridge {
     static func awaiting(_ direct: @escaping DirectTransport) -> Transport {
         { request in try await direct(request, RequestContext.current).value }
     }
+
+    /// `transport` as a ``DirectTransport``: each call runs it in a task of its own (see
+    /// ``Future/startedImmediately(_:)``), with the context it is given as the task's.
+    static func started(_ transport: @escaping Transport) -> DirectTransport {
+        { request, context in
+            Future.startedImmediately {
+                try await RequestContext.$current.withValue(context) { try await transport(request) }
+            }
+        }
+    }
 }
 
 extension Future {

@@ -1,0 +1,136 @@
+import Foundation
+import Futures
+
+/// One timer for every pending deadline of a ``Composer/timeout(after:clock:)`` composer: a
+/// single task sleeps until the earliest deadline, expires what is due, and sleeps again until
+/// the next one, so that a request costs an entry in a list, not a task of its own.
+///
+/// The entries are kept in the order of their deadlines. The deadlines of one composer are the
+/// arrival times plus one limit, so a new entry nearly always goes at the end; one that comes
+/// before the timer's wake-up restarts the timer. An entry removed before its deadline leaves
+/// the list once it reaches the front; the timer wakes at most once for it, and ends when
+/// nothing is left to watch.
+final class DeadlineWatchdog<C: Clock>: @unchecked Sendable {
+    /// A deadline being watched: `expire` runs once, when the deadline passes before the entry
+    /// is removed. Guarded by the watchdog's lock.
+    final class Entry: @unchecked Sendable {
+        let deadline: C.Instant
+        fileprivate var expire: (@Sendable () -> Void)?
+
+        fileprivate init(deadline: C.Instant, expire: @escaping @Sendable () -> Void) {
+            self.deadline = deadline
+            self.expire = expire
+        }
+    }
+
+    private let clock: C
+    private let lock = NSLock()
+    /// The entries from ``head`` on, in the order of their deadlines; the ones before are gone.
+    private var entries: [Entry] = []
+    private var head = 0
+    /// The deadline the running timer sleeps until, and which timer that is: a timer that finds
+    /// another generation current has been replaced and ends.
+    private var wake: C.Instant?
+    private var generation = 0
+
+    init(clock: C) {
+        self.clock = clock
+    }
+
+    /// The future of `answer`'s result, or of `TimeoutError(limit:)` if `deadline` passes first;
+    /// then `answer` is cancelled and what it gives later is dropped. Cancelling the returned
+    /// future cancels `answer`.
+    func bound<Value: Sendable>(_ answer: Future<Value>, until deadline: C.Instant, limit: Duration) -> Future<Value> {
+        guard answer.isPending else { return answer }  // answered at once: no timer
+        let bounded = Promise<Value>()
+        let entry = watch(until: deadline) {
+            if bounded.reject(with: TimeoutError(limit: limit)) {
+                answer.cancel()
+            }
+        }
+        answer.observe { [self] result in
+            remove(entry)
+            bounded.complete(with: result)
+        }
+        bounded.onCancel { [self] in
+            remove(entry)
+            answer.cancel()
+        }
+        return bounded
+    }
+
+    /// Watches `deadline`: `expire` runs on the timer's task if it passes before ``remove(_:)``.
+    func watch(until deadline: C.Instant, expire: @escaping @Sendable () -> Void) -> Entry {
+        let entry = Entry(deadline: deadline, expire: expire)
+        lock.withLock {
+            var index = entries.count
+            while index > head, entries[index - 1].deadline > deadline {
+                index -= 1
+            }
+            entries.insert(entry, at: index)
+            if let wake, wake <= deadline {
+                return  // the running timer wakes in time
+            }
+            wake = deadline
+            generation += 1
+            let current = generation
+            Task.detached { [self] in await run(from: deadline, generation: current) }
+        }
+        return entry
+    }
+
+    /// Stops watching `entry`: its `expire` will not run.
+    func remove(_ entry: Entry) {
+        lock.withLock {
+            entry.expire = nil
+            dropRemovedAtFront()
+        }
+    }
+
+    /// The timer: sleeps until `deadline`, expires what is due, and goes on until nothing is left
+    /// or a newer timer takes over.
+    private func run(from deadline: C.Instant, generation current: Int) async {
+        var deadline = deadline
+        while true {
+            try? await clock.sleep(until: deadline, tolerance: nil)
+            let due: [@Sendable () -> Void]
+            let next: C.Instant?
+            (due, next) = lock.withLock {
+                guard generation == current else { return ([], nil) }
+                let now = clock.now
+                var due: [@Sendable () -> Void] = []
+                while head < entries.count, entries[head].deadline <= now {
+                    if let expire = entries[head].expire {
+                        due.append(expire)
+                        entries[head].expire = nil
+                    }
+                    head += 1
+                }
+                dropRemovedAtFront()
+                let next = head < entries.count ? entries[head].deadline : nil
+                wake = next
+                return (due, next)
+            }
+            for expire in due {
+                expire()
+            }
+            guard let next else { return }
+            deadline = next
+        }
+    }
+
+    /// Drops the removed entries at the front, and the space of gone ones once it is half the
+    /// list. Called with the lock held.
+    private func dropRemovedAtFront() {
+        while head < entries.count, entries[head].expire == nil {
+            head += 1
+        }
+        if head == entries.count {
+            entries.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 32, head * 2 > entries.count {
+            entries.removeFirst(head)
+            head = 0
+        }
+    }
+}
