@@ -62,13 +62,22 @@ public func download(
     let response: URLResponse
     do {
         (data, response) = try await RequestContext.$current.withValue(context) { try await transport(request) }
-        if target.isDelivered {
+        if let written = target.takeFinished() {
+            // The session wrote the body to a file beside the destination: moved into place only
+            // now that the call has succeeded.
+            do {
+                try Transfer.moveIntoPlace(written, at: destination)
+            } catch {
+                try? FileManager.default.removeItem(at: written)
+                throw TransportError.downloadFailed(path: destination.path, reason: error.localizedDescription)
+            }
             return response
         }
         if !check.isAccepted {
             try HTTPStatusError.check(response, data: data)
         }
     } catch {
+        target.abandon()
         throw record.annotate(error)
     }
     // Not written by the package's session: a transport of another kind answered.

@@ -188,7 +188,7 @@ public final class NetworkSession: Sendable {
     /// returned future from the request's last callback: no task, no thread switch, and a caller
     /// that awaits the future resumes once, as with URLSession's own `data(for:)`. Observers
     /// run on the thread that completes the future, as for any future: on the session's
-    /// callback thread here, so hand long work elsewhere (``Future/observe(on:_:)``), or await.
+    /// callback thread here, so hand long work elsewhere (`observe(on:_:)`), or await.
     /// With any other composer in the stack, the call runs in a task of its own, as
     /// ``networking(from:)`` runs it.
     ///

@@ -141,6 +141,16 @@ struct NetworkingDocCommentSamplesTests {
         }
         #expect(product.name == "iPad Pro")
     }
+
+    @Test func networkingWithAStack() async throws {
+        let session = NetworkSession.shared
+        let product = try await withDocSampleTimeLimit {
+            let send = session.networking(with: .retry(), .validatingStatus())
+            let product: Future<Product> = send(.product(withID: 7)).decoded()
+            return try await product.value
+        }
+        #expect(product.name == "iPad Pro")
+    }
 }
 
 @Suite("Doc comment samples: NoContent.swift")

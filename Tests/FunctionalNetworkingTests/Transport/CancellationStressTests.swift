@@ -23,6 +23,7 @@ struct CancellationStressTests {
     /// How a request is cancelled.
     enum Way: String, CaseIterable, CustomTestStringConvertible {
         case futureCancel, taskCancel, timeoutComposer, cancellationScope, deduplicationWaiterLeaving, download
+        case directFutureCancel, directTimeout
         var testDescription: String { rawValue }
     }
 
@@ -65,6 +66,8 @@ struct CancellationStressTests {
             case .cancellationScope: try await Self.cancelInScope(server, outcomes)
             case .deduplicationWaiterLeaving: try await Self.leaveSharedCalls(server, outcomes)
             case .download: try await Self.cancelDownloads(server, outcomes)
+            case .directFutureCancel: try await Self.cancelDirectFutures(server, outcomes)
+            case .directTimeout: try await Self.timeOutDirectly(server, outcomes)
             }
         }
         #expect(outcomes.unexpected.isEmpty, "\(outcomes.unexpected.prefix(3))")
@@ -83,6 +86,31 @@ struct CancellationStressTests {
             outcomes.started += 1
             try await pause(index)
             future.cancel()
+            outcomes.record(await Result { try await future.timeout(after: .seconds(60)).value })
+        }
+    }
+
+    /// The direct path (no task): futures of `networking(with:)` stacks whose composers need
+    /// none, cancelled at random moments.
+    static func cancelDirectFutures(_ server: LoopbackServer, _ outcomes: StressOutcomes) async throws {
+        let sends = networkSessions.map { $0.networking(with: .numbered(), .timeout(after: .seconds(60)), .validatingStatus()) }
+        for index in 0..<count {
+            let future = sends[index % sends.count](Endpoint(baseURL: server.baseURL, path: path(index)))
+            outcomes.started += 1
+            try await pause(index)
+            future.cancel()
+            outcomes.record(await Result { try await future.timeout(after: .seconds(60)).value })
+        }
+    }
+
+    /// The direct path's time limits, from 0 to 1 ms, expiring before, during and after requests.
+    static func timeOutDirectly(_ server: LoopbackServer, _ outcomes: StressOutcomes) async throws {
+        let sends = (0..<9).map { step in
+            networkSessions[step % networkSessions.count].networking(with: .timeout(after: .microseconds(step * 125)))
+        }
+        for index in 0..<count {
+            let future = sends[index % sends.count](Endpoint(baseURL: server.baseURL, path: path(index)))
+            outcomes.started += 1
             outcomes.record(await Result { try await future.timeout(after: .seconds(60)).value })
         }
     }

@@ -29,21 +29,19 @@ extension Composer {
     /// new context for its call.
     public static func numbered() -> Composer {
         let counter = NumberingCounter()
-        return Composer(at: .numbering) { next in
-            { request in
-                let number = counter.next()
-                var context = RequestContext.current
-                // An id chosen with `withID` (an id without a number) is kept; a call already
-                // numbered by a stack above gets a new id from this stack.
-                if context.id == nil || context.number != nil {
-                    context.id = counter.id(for: number)
+        return Composer(
+            at: .numbering,
+            { next in
+                { request in
+                    try await RequestContext.$current.withValue(counter.numbering(RequestContext.current)) {
+                        try await next(request)
+                    }
                 }
-                context.number = number
-                return try await RequestContext.$current.withValue(context) {
-                    try await next(request)
-                }
+            },
+            direct: { next in
+                { request, context in next(request, counter.numbering(context)) }
             }
-        }
+        )
     }
 }
 
@@ -71,6 +69,18 @@ private final class NumberingCounter: @unchecked Sendable {
             }
         }
         return UUID(uuid: bytes)
+    }
+
+    /// `context` with the next number, and an id: an id chosen with `withID` (an id without a
+    /// number) is kept; a call already numbered by a stack above gets a new id from this stack.
+    func numbering(_ context: RequestContext) -> RequestContext {
+        let number = next()
+        var context = context
+        if context.id == nil || context.number != nil {
+            context.id = id(for: number)
+        }
+        context.number = number
+        return context
     }
 
     /// The next number: 1 the first time.

@@ -22,22 +22,49 @@ extension Composer {
     ///   response: retry decides by it, authentication refreshes on a 401, the cache keeps
     ///   only a 2xx. The caller meets the same ``HTTPStatusError`` whatever happened below.
     public static func validatingStatus(_ acceptable: Range<Int> = HTTPStatusError.successStatuses) -> Composer {
-        Composer(at: .statusValidation) { next in
-            { request in
-                // The entry point's record, or one of its own for a stack called directly, so that
-                // the error says how many attempts were made and what a redirect dropped.
-                var context = RequestContext.current
-                let record = context.record ?? CallRecord()
-                context.record = record
-                do {
-                    let (data, response) = try await RequestContext.$current.withValue(context) { try await next(request) }
-                    try HTTPStatusError.check(response, data: data, acceptable: acceptable)
-                    RequestContext.current.acceptStatus()
-                    return (data, response)
-                } catch {
-                    throw record.annotate(error)
+        Composer(
+            at: .statusValidation,
+            { next in
+                { request in
+                    let (context, record) = StatusValidation.prepared(RequestContext.current)
+                    do {
+                        let (data, response) = try await RequestContext.$current.withValue(context) { try await next(request) }
+                        return try StatusValidation.checked(data, response, acceptable: acceptable, context: context)
+                    } catch {
+                        throw record.annotate(error)
+                    }
+                }
+            },
+            direct: { next in
+                { request, context in
+                    let (context, record) = StatusValidation.prepared(context)
+                    return next(request, context)
+                        .map { data, response in try StatusValidation.checked(data, response, acceptable: acceptable, context: context) }
+                        .mapError { error in record.annotate(error) }
                 }
             }
-        }
+        )
+    }
+}
+
+/// The two steps of ``Composer/validatingStatus(_:)``, whichever shape of transport it wraps.
+private enum StatusValidation {
+    /// `context` with the entry point's record, or one of its own for a stack called directly,
+    /// so that the error says how many attempts were made and what a redirect dropped.
+    static func prepared(_ context: RequestContext) -> (RequestContext, CallRecord) {
+        var context = context
+        let record = context.record ?? CallRecord()
+        context.record = record
+        return (context, record)
+    }
+
+    /// The answer, if its status is acceptable (the entry point then checks it no more), or the
+    /// ``HTTPStatusError`` that carries it.
+    static func checked(
+        _ data: Data, _ response: URLResponse, acceptable: Range<Int>, context: RequestContext
+    ) throws -> (Data, URLResponse) {
+        try HTTPStatusError.check(response, data: data, acceptable: acceptable)
+        context.acceptStatus()
+        return (data, response)
     }
 }

@@ -32,15 +32,14 @@ extension Transfer {
         file = (temporary, handle)
     }
 
-    /// Moves the complete download to its destination, replacing what was there and keeping
-    /// that file's permissions.
+    /// Closes the complete download's file and hands it to its target; the caller moves it into
+    /// place once its call has succeeded (see ``DownloadTarget``).
     func finishFile() throws(TransportError) {
         guard let download, let file else { return }
         self.file = nil
         do {
             try file.handle.close()
-            try Self.moveIntoPlace(file.url, at: download.destination)
-            download.markDelivered()
+            download.finish(with: file.url)
         } catch {
             try? FileManager.default.removeItem(at: file.url)
             throw .downloadFailed(path: download.destination.path, reason: error.localizedDescription)
