@@ -28,14 +28,14 @@ struct ReadmeSamplesTests {
         let chosenID = Promise<Int>()
         chosenID.resolve(with: 7)
 
-        // The session you make once and keep, and its transport wrapped in composers: name the
-        // parts, the package always puts them in its one order.
+        // The session you make once and keep, and a networking function over it wrapped in
+        // composers: name the parts, the package always puts them in its one order.
         let session = NetworkSession(configuration: .ephemeral)
-        let transport = session.transport(with: .retry(), .validatingStatus())
+        let send = session.networking(with: .retry(), .validatingStatus())
 
         // chain makes one function of three: Int -> Endpoint -> Future<Data> -> Future<Item>.
         let endpoint = { @Sendable (id: Int) in Endpoint(baseURL: server.baseURL, path: "/items/\(id)") }
-        let loadItem: @Sendable (Int) -> Future<Item> = chain(chain(endpoint, to: networking(from: transport)), to: Future.decoded)
+        let loadItem: @Sendable (Int) -> Future<Item> = chain(chain(endpoint, to: send), to: Future.decoded)
 
         // Transform the future, bound the wait, and await it.
         let name = try await chosenID.flatMap(loadItem).map { $0.name }.timeout(after: .seconds(30)).value
