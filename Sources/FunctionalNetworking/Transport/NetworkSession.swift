@@ -109,6 +109,15 @@ public final class NetworkSession: Sendable {
         direct = nil
     }
 
+    /// A session over `direct`, a transport that gives futures: for tests of the composers'
+    /// direct forms, with no server.
+    init(sendingDirectly direct: @escaping DirectTransport) {
+        policy = .default
+        package = nil
+        self.direct = direct
+        base = TransportBridge.awaiting(direct)
+    }
+
     /// A session over `package`; every request first meets `configurationProblem`, if any.
     init(package: PackageSession, policy: TransportPolicy, configurationProblem: TransportError?) {
         self.policy = policy
