@@ -126,8 +126,11 @@ struct DirectTransportTests {
     @Test func theStackOfDirectComposersIsDirectAndAnyOtherEndsIt() {
         let base: DirectTransport = { _, _ in Future(error: CancellationError()) }
         let transport: Transport = { _ in throw CancellationError() }
-        #expect(
-            Composer.stack([.numbered(), .timeout(after: .seconds(1)), .validatingStatus()], over: transport, direct: base).direct != nil)
+        let direct: [Composer] = [
+            .numbered(), .logged(to: { _ in }), .metrics(into: MetricsRecorder()), .metrics(to: { _ in }), .timeout(after: .seconds(1)),
+            .validatingStatus(),
+        ]
+        #expect(Composer.stack(direct, over: transport, direct: base).direct != nil)
         #expect(Composer.stack([.numbered(), .retry()], over: transport, direct: base).direct == nil)
         #expect(Composer.stack([.numbered()], over: transport, direct: nil).direct == nil)
     }

@@ -65,47 +65,73 @@ extension Composer {
         redaction: Redaction = .default,
         clock: some Clock<Duration> = ContinuousClock()
     ) -> Composer {
-        Composer(at: .logging) { next in
-            { request in
-                // Records below `level` are never built: redacting the URL and the headers and
-                // writing the messages is most of a logger's cost.
-                let context = RequestContext.current
-                var facts: LogFacts?
-                func knownFacts() -> LogFacts {
-                    if let facts { return facts }
-                    let made = LogFacts(request: request, context: context, redaction: redaction)
-                    facts = made
-                    return made
-                }
-                if LogFacts.startLevel >= level {
-                    sink(knownFacts().startRecord())
-                }
-                let start = clock.now
-                do {
-                    let (data, response) = try await next(request)
-                    if let stream = context.stream?.channel(for: response) {
-                        // A streamed body: the call ends when its stream does.
-                        let facts = knownFacts()
-                        stream.whenEnded { bytes, error in
-                            let duration = start.duration(to: clock.now)
-                            if let error {
-                                if LogFacts.failureLevel(of: error) >= level {
-                                    sink(facts.failureRecord(error, duration: duration))
-                                }
-                            } else if LogFacts.endLevel(of: response) >= level {
-                                sink(facts.endRecord(bytes: bytes, response: response, duration: duration, streamed: true))
-                            }
+        Composer.watching(at: .logging) { request, context in
+            LoggedCall(request: request, context: context, sink: sink, level: level, redaction: redaction, clock: clock)
+        }
+    }
+}
+
+/// One logged call: its start record written (when the level asks for it), and its end or
+/// failure written as it ends. Records below the level are never built: redacting the URL and
+/// the headers and writing the messages is most of a logger's cost.
+private struct LoggedCall<C: Clock<Duration>>: CallWatch {
+    let request: URLRequest
+    let context: RequestContext
+    let sink: @Sendable (LogRecord) -> Void
+    let level: LogRecord.Level
+    let redaction: Redaction
+    let clock: C
+    /// The facts, made at the start when the start record was written.
+    let startFacts: LogFacts?
+    let start: C.Instant
+
+    init(
+        request: URLRequest, context: RequestContext, sink: @escaping @Sendable (LogRecord) -> Void, level: LogRecord.Level,
+        redaction: Redaction, clock: C
+    ) {
+        self.request = request
+        self.context = context
+        self.sink = sink
+        self.level = level
+        self.redaction = redaction
+        self.clock = clock
+        if LogFacts.startLevel >= level {
+            let facts = LogFacts(request: request, context: context, redaction: redaction)
+            sink(facts.startRecord())
+            startFacts = facts
+        } else {
+            startFacts = nil
+        }
+        start = clock.now
+    }
+
+    private var facts: LogFacts {
+        startFacts ?? LogFacts(request: request, context: context, redaction: redaction)
+    }
+
+    func ended(with result: Result<(Data, URLResponse), any Error>) {
+        switch result {
+        case .success(let (data, response)):
+            if let stream = context.stream?.channel(for: response) {
+                // A streamed body: the call ends when its stream does.
+                let facts = facts
+                let (sink, level, clock, start) = (sink, level, clock, start)
+                stream.whenEnded { bytes, error in
+                    let duration = start.duration(to: clock.now)
+                    if let error {
+                        if LogFacts.failureLevel(of: error) >= level {
+                            sink(facts.failureRecord(error, duration: duration))
                         }
                     } else if LogFacts.endLevel(of: response) >= level {
-                        sink(knownFacts().endRecord(bytes: data.count, response: response, duration: start.duration(to: clock.now)))
+                        sink(facts.endRecord(bytes: bytes, response: response, duration: duration, streamed: true))
                     }
-                    return (data, response)
-                } catch {
-                    if LogFacts.failureLevel(of: error) >= level {
-                        sink(knownFacts().failureRecord(error, duration: start.duration(to: clock.now)))
-                    }
-                    throw error
                 }
+            } else if LogFacts.endLevel(of: response) >= level {
+                sink(facts.endRecord(bytes: data.count, response: response, duration: start.duration(to: clock.now)))
+            }
+        case .failure(let error):
+            if LogFacts.failureLevel(of: error) >= level {
+                sink(facts.failureRecord(error, duration: start.duration(to: clock.now)))
             }
         }
     }

@@ -223,4 +223,25 @@ struct LoggingTests {
             request)
         #expect(records.values.map { $0.requestHeaders["X-Api-Key"] } == [nil, nil, "<redacted>", "<redacted>"])
     }
+
+    @Test func theDirectFormWritesTheSameRecordsAsTheAwaitedOne() async throws {
+        let base = stubTransport { request in
+            switch request.url?.path {
+            case "/fails": throw URLError(.timedOut)
+            case "/busy": return (Data("busy".utf8), stubResponse(for: request, status: 503))
+            default: return (Data("hello".utf8), stubResponse(for: request))
+            }
+        }
+        var messages: [[String]] = []
+        for session in [NetworkSession(sending: base), directNetworkSession(sending: base)] {
+            let records = Collected<LogRecord>()
+            let send = session.networking(with: .logged(to: records.append, clock: TestClock()), .validatingStatus())
+            for path in ["/products", "/busy", "/fails"] {
+                _ = await send(Endpoint(baseURL: URL(string: "https://shop.test")!, path: path)).result(within: .seconds(30))
+            }
+            messages.append(records.values.map { "\($0.event) \($0.level) \($0.message)" })
+        }
+        #expect(messages[0].count == 6)
+        #expect(messages[0] == messages[1])
+    }
 }

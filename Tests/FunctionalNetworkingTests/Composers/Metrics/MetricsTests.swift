@@ -162,4 +162,32 @@ struct MetricsTests {
                 """)
         #expect(MetricsRecorder().summary.description.hasSuffix("|        0 |        0 |         0 |   - |   - |   - |     0 |"))
     }
+
+    @Test func theDirectFormsMeasureAsTheAwaitedOnes() async throws {
+        let base = stubTransport { request in
+            switch request.url?.path {
+            case "/fails": throw URLError(.timedOut)
+            case "/busy": return (Data("busy".utf8), stubResponse(for: request, status: 503))
+            default: return (Data("hello".utf8), stubResponse(for: request))
+            }
+        }
+        var events: [[String]] = []
+        var summaries: [String] = []
+        for session in [NetworkSession(sending: base), directNetworkSession(sending: base)] {
+            let collected = Collected<MetricsEvent>()
+            let recorder = MetricsRecorder()
+            let toSink = session.networking(with: .metrics(to: collected.append, clock: TestClock()), .validatingStatus())
+            let intoRecorder = session.networking(with: .metrics(into: recorder), .validatingStatus())
+            for path in ["/products", "/busy", "/fails"] {
+                let endpoint = Endpoint(baseURL: URL(string: "https://shop.test")!, path: path)
+                _ = await toSink(endpoint).result(within: .seconds(30))
+                _ = await intoRecorder(endpoint).result(within: .seconds(30))
+            }
+            events.append(collected.values.map { "\($0)" })
+            summaries.append("\(recorder.summary.count) \(recorder.summary.failures) \(recorder.summary.bytes)")
+        }
+        #expect(events[0].count == 6)
+        #expect(events[0] == events[1])
+        #expect(summaries[0] == summaries[1])
+    }
 }
