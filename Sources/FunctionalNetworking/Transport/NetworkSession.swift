@@ -191,10 +191,8 @@ public final class NetworkSession: Sendable {
     /// let product: Future<Product> = send(.product(withID: 7)).decoded()
     /// ```
     ///
-    /// When every composer is one of the package's that needs no task of its own
-    /// (``Composer/numbered()``, ``Composer/logged(to:level:redaction:clock:)``,
-    /// ``Composer/metrics(into:redaction:clock:)``, ``Composer/validatingStatus(_:)``,
-    /// ``Composer/timeout(after:clock:)``),
+    /// When every composer is one of the package's that needs no task of its own (`numbered()`,
+    /// `logged(to:)`, `metrics(into:)`, `metrics(to:)`, `validatingStatus()`, `timeout(after:)`),
     /// a call starts its request on the calling thread and the session's delegate completes the
     /// returned future from the request's last callback: no task, no thread switch, and a caller
     /// that awaits the future resumes once, as with URLSession's own `data(for:)`. Observers
