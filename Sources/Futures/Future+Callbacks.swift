@@ -61,7 +61,10 @@ extension Future {
     final func observeCompleted(_ observer: @escaping Observer<Value>) {
         let nesting = CallbackNesting.current
         guard !nesting.isAtLimit, let outcome else {
-            deferCallback(Self.callback(observing: observer), to: nesting)
+            isRunningCallbacks = true
+            store(observer)
+            lock.unlock()
+            nesting.deferCallbacks(of: self)
             return
         }
         lock.unlock()
@@ -79,12 +82,77 @@ extension Future {
         nesting.deferCallbacks(of: self)
     }
 
-    /// A callback that runs `observer` with the result of its future.
+    /// Adds `observer` to the callbacks, to run in its place among them (see
+    /// ``firstObserver`` and ``laterObservers``). The lock must be held.
     @inlinable
-    static func callback(observing observer: @escaping Observer<Value>) -> StoredCallback {
-        StoredCallback { source in
-            observer(Future.outcome(of: source))
+    final func store(_ observer: @escaping Observer<Value>) {
+        guard hasStoredFirstObserver else {
+            hasStoredFirstObserver = true
+            firstObserver = observer
+            callbacks.append(StoredCallback(Self.runFirstObserver))
+            return
+        }
+        if laterObservers == nil {
+            // Room for several at once: each growth of the array copies it.
+            laterObservers = []
+            laterObservers?.reserveCapacity(16)
+        }
+        laterObservers?.append(ObserverEntry(observer))
+        callbacks.append(StoredCallback(Self.runLaterObserver))
+    }
+
+    /// The entry that runs the ``firstObserver`` of its future. Specialised, it captures
+    /// nothing, so storing it allocates nothing.
+    @inlinable
+    static var runFirstObserver: Callback {
+        { source in
+            let future = unsafeDowncast(source, to: Future<Value>.self)
+            future.firstObserver.take()?(Future.outcome(of: future))
             return nil
         }
+    }
+
+    /// The entry that runs the next of the later observers of its future (see
+    /// ``runningObservers``).
+    @inlinable
+    static var runLaterObserver: Callback {
+        { source in
+            let future = unsafeDowncast(source, to: Future<Value>.self)
+            future.takeRunningObserver()?(Future.outcome(of: future))
+            return nil
+        }
+    }
+
+    /// Takes the next of ``runningObservers``, first moving ``laterObservers`` there (under the
+    /// lock) when the entries have taken every running observer.
+    @inlinable
+    final func takeRunningObserver() -> Observer<Value>? {
+        if runningObservers == nil {
+            lock.lock()
+            runningObservers = laterObservers.take()
+            lock.unlock()
+            nextRunningObserver = 0
+        }
+        guard let running = runningObservers, nextRunningObserver < running.count else {
+            return nil
+        }
+        let observer = running[nextRunningObserver].function
+        nextRunningObserver += 1
+        if nextRunningObserver == running.count {
+            runningObservers = nil
+        }
+        return observer
+    }
+}
+
+/// An observer in ``Future/laterObservers``: a struct keeps the closure in its own calling
+/// convention, where a bare closure in an array would be re-abstracted through a thunk (an
+/// allocation).
+@usableFromInline
+struct ObserverEntry<Value: Sendable>: Sendable {
+    @usableFromInline let function: Observer<Value>
+
+    @inlinable init(_ function: @escaping Observer<Value>) {
+        self.function = function
     }
 }

@@ -91,7 +91,7 @@ extension Future {
             observeCompleted(observer.synchronous)
             return
         }
-        callbacks.append(Self.callback(observing: observer.synchronous))
+        store(observer.synchronous)
         lock.unlock()
     }
 

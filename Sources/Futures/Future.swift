@@ -72,6 +72,24 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     // The lists are set in `init`, not here: a default value here is compiled into a function
     // of its own, which the inlined initialiser then calls.
     @exclusivity(unchecked) @usableFromInline final var callbacks: InlineList<StoredCallback>
+    /// The first observer registered while the future was pending, kept here rather than in
+    /// a closure of ``callbacks``, which would allocate that closure's context: written once,
+    /// under the lock, by that registration (which sets ``hasStoredFirstObserver`` and adds its
+    /// entry to ``callbacks``); taken, and so released, by that entry, without the lock, since
+    /// nothing else touches it afterwards.
+    @exclusivity(unchecked) @usableFromInline final var firstObserver: Observer<Value>?
+    /// Whether an observer was ever stored in ``firstObserver``; later ones go to
+    /// ``laterObservers``.
+    @exclusivity(unchecked) @usableFromInline final var hasStoredFirstObserver = false
+    /// The observers registered after the first whose entries in ``callbacks`` have not taken
+    /// them yet, in registration order; `nil` when there are none.
+    @exclusivity(unchecked) @usableFromInline final var laterObservers: [ObserverEntry<Value>]?
+    /// The later observers that the running entries take, one each, in order: ``laterObservers``
+    /// as it was when the first of them ran. Touched only by those entries, which run one at a
+    /// time, so without the lock; dropped once each has taken its own.
+    @exclusivity(unchecked) @usableFromInline final var runningObservers: [ObserverEntry<Value>]?
+    /// The next of ``runningObservers`` to take.
+    @exclusivity(unchecked) @usableFromInline final var nextRunningObserver = 0
     /// Set by the completion that finds callbacks to run, until the list is drained: a callback
     /// registered meanwhile joins the list (so that it runs after those before it), where on a
     /// completed future it would otherwise run at once.
@@ -183,6 +201,11 @@ public class Future<Value: Sendable>: @unchecked Sendable {
             // failed the same way takes the callbacks to the innermost level.
             let heir = Future<Value>(error: failure)
             heir.callbacks = callbacks.removeAll()
+            heir.firstObserver = firstObserver
+            firstObserver = nil
+            heir.hasStoredFirstObserver = hasStoredFirstObserver
+            heir.laterObservers = laterObservers
+            laterObservers = nil
             heir.isRunningCallbacks = true
             nesting.deferCallbacks(of: heir)
             return

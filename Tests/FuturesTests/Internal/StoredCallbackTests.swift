@@ -15,14 +15,4 @@ struct StoredCallbackTests {
         #expect(callback(source) === derived)
         #expect(received.values == [ObjectIdentifier(source)])
     }
-
-    @Test func anObserverCallbackReadsTheResultOfItsFuture() {
-        let seen = Recorder<String>()
-        let callback = Future<String>.callback(observing: { result in
-            seen.append((try? result.get()) ?? "failed")
-        })
-        #expect(callback(Future(value: "iPad")) == nil)
-        #expect(callback(Future<String>(error: TestError())) == nil)
-        #expect(seen.values == ["iPad", "failed"])
-    }
 }
