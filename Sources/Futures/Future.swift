@@ -51,43 +51,68 @@
 ///   closure it stores is `@Sendable`, because it may run on another thread (an observer
 ///   isolated to an actor runs on that actor).
 public class Future<Value: Sendable>: @unchecked Sendable {
-    // Every stored property below is guarded by `lock`, which is what makes the dynamic
-    // exclusivity checks redundant: `@exclusivity(unchecked)` drops them (a large share of a
-    // promise's life; Benchmarks/README.md has the figures).
+    // MARK: - State
+    //
+    // Each invariant of a future's state is written once, at the field that keeps it.
+
+    /// Guards every stored property below: each is read and written with it held, except where
+    /// a property says otherwise. That is what makes the dynamic exclusivity checks redundant:
+    /// `@exclusivity(unchecked)` drops them (a large share of a promise's life; see
+    /// Benchmarks/README.md). Nothing calls out of the module with it held: callbacks,
+    /// cancellation handlers and the releases of other futures run after it is released.
     @usableFromInline final let lock = Lock()
-    /// The result of a completed future, as raw bytes (see ``ValueSlot``): the value of a
-    /// future that succeeded when it fits them (else a ``ValueBox`` holding it), or the error of
-    /// one that failed. Written once, under the lock; read under the lock, or by callbacks,
-    /// which run only after the lock has shown it set.
-    ///
-    /// Not a `Value?`, an enum or a `Result`: the future's `deinit` is never specialised, and
-    /// destroying a stored property whose type is generic over `Value` (other than `Value`
-    /// itself) looks that type's metadata up in the runtime's cache for every future, a large
-    /// share of a `map` step. Raw bytes need no look-up, and no code to destroy
-    /// them while the future is pending or once its result has been destroyed by `deinit`
-    /// (separate optional fields for the box and the error cost a release call each in every
-    /// future's `deinit`, even when empty); the value in them is destroyed through `Value`'s
-    /// own metadata, which the future has.
-    @exclusivity(unchecked) @usableFromInline final var valueSlot = ValueSlot()
-    /// Whether the future succeeded (its value is in ``valueSlot``, or in a box there).
-    @exclusivity(unchecked) @usableFromInline final var hasValue = false
-    /// Whether the result is set; a plain flag, so that code not specialised for `Value` can
-    /// test it without looking up any metadata.
-    @exclusivity(unchecked) @usableFromInline final var isCompleted = false
-    // The two lists are set in `init`, not here: a default value here is compiled into a
-    // function of its own, which the inlined initialiser then calls.
+    /// The result: empty while the future is pending, set once and never changed (see
+    /// ``ResultSlot``). Written under the lock; read under the lock, or without it by
+    /// callbacks, which run only after the lock has shown it set. The future is completed
+    /// exactly when this is not empty.
+    @exclusivity(unchecked) @usableFromInline final var slot = ResultSlot()
+    /// Callbacks and observers, in registration order: registered while the future is pending,
+    /// or while ``isRunningCallbacks``, and taken out of the list (under the lock) to run
+    /// outside it, each exactly once. Empty once the future is completed and they have run.
+    // The lists are set in `init`, not here: a default value here is compiled into a function
+    // of its own, which the inlined initialiser then calls.
     @exclusivity(unchecked) @usableFromInline final var callbacks: InlineList<StoredCallback>
+    /// The first observer registered while the future was pending, kept here rather than in
+    /// a closure of ``callbacks``, which would allocate that closure's context: written once,
+    /// under the lock, by that registration (which sets ``hasStoredFirstObserver`` and adds its
+    /// entry to ``callbacks``); taken, and so released, by that entry, without the lock, since
+    /// nothing else touches it afterwards.
+    @exclusivity(unchecked) @usableFromInline final var firstObserver: Observer<Value>?
+    /// Whether an observer was ever stored in ``firstObserver``; later ones go to
+    /// ``laterObservers``.
+    @exclusivity(unchecked) @usableFromInline final var hasStoredFirstObserver = false
+    /// The observers registered after the first whose entries in ``callbacks`` have not taken
+    /// them yet, in registration order; `nil` when there are none.
+    @exclusivity(unchecked) @usableFromInline final var laterObservers: [ObserverEntry<Value>]?
+    /// The later observers that the running entries take, one each, in order: ``laterObservers``
+    /// as it was when the first of them ran. Touched only by those entries, which run one at a
+    /// time, so without the lock; dropped once each has taken its own.
+    @exclusivity(unchecked) @usableFromInline final var runningObservers: [ObserverEntry<Value>]?
+    /// The next of ``runningObservers`` to take.
+    @exclusivity(unchecked) @usableFromInline final var nextRunningObserver = 0
+    /// Set by the completion that finds callbacks to run, until the list is drained: a callback
+    /// registered meanwhile joins the list (so that it runs after those before it), where on a
+    /// completed future it would otherwise run at once.
     @exclusivity(unchecked) @usableFromInline final var isRunningCallbacks = false
+    /// Run if the future is cancelled; dropped, unrun, when it completes otherwise. Empty once
+    /// the future has completed.
     @exclusivity(unchecked) @usableFromInline final var cancellationHandlers: InlineList<CancellationHandler>
+    /// Whether the completion was a cancellation (see ``isCancelled``).
     @exclusivity(unchecked) @usableFromInline final var wasCancelled = false
     /// How many observers are on their way to an actor (see ``observe(isolation:_:)``): an
     /// observer registered on an actor meanwhile hops too, so that it runs after them. Kept in
     /// the padding before ``dependents``.
     @exclusivity(unchecked) @usableFromInline final var hopsInFlight: UInt32 = 0
+    /// How many derived futures and awaiting tasks still depend on this pending future. When the
+    /// last releases it, the future is cancelled, unless ``isPinned``.
     @exclusivity(unchecked) @usableFromInline final var dependents = 0
+    /// Set by the first observer: observing is an interest that is never withdrawn, so a pinned
+    /// future is only cancelled by a call to ``cancel(isolation:)`` on it.
     @exclusivity(unchecked) @usableFromInline final var isPinned = false
     /// The future this one is derived from or follows, while this one is pending, when that
     /// future is completed only by the chain it belongs to: held strongly, which costs nothing.
+    /// At most one of this and ``promiseUpstream`` is set, and neither once this future has
+    /// completed; what they held is released outside the lock.
     @exclusivity(unchecked) @usableFromInline final var ownedUpstream: (any CancellationUpstream)?
     /// The same link when the upstream future is a ``Promise``: held weakly, so that the chain
     /// does not keep a promise alive that its owner has dropped (its observers then get
@@ -105,6 +130,8 @@ public class Future<Value: Sendable>: @unchecked Sendable {
     @usableFromInline final let creationSite: (file: StaticString, line: UInt)
     #endif
 
+    // MARK: - Creating
+
     /// Creates a pending future; only this module can complete one directly.
     ///
     /// - Parameters:
@@ -118,33 +145,43 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         #endif
     }
 
+    /// Creates a pending future derived from `source`: cancelling it releases `source`.
+    @inlinable convenience init<Source>(derivedFrom source: Future<Source>) {
+        self.init()
+        link(to: source)
+    }
+
+    /// Creates a future that has already succeeded with `value`.
+    ///
+    /// ```swift
+    /// let ready = Future(value: Product(id: 7, name: "iPad Pro"))
+    /// ```
+    @inlinable public convenience init(value: Value) {
+        self.init()
+        slot.store(.success(value))
+    }
+
+    /// Creates a future that has already failed with `error`.
+    @inlinable public convenience init(error: any Error) {
+        self.init()
+        slot.store(Result<Value, any Error>.failure(error))
+    }
+
+    /// Creates a future that has already completed with `result`.
+    @inlinable public convenience init(result: Result<Value, any Error>) {
+        self.init()
+        slot.store(result)
+    }
+
     /// A future dropped while pending can never complete: its callbacks fail with
     /// ``BrokenPromise`` so that nothing waits for it forever.
     deinit {
-        if !isCompleted {
+        if slot.isEmpty {
             // Callbacks are only left when the future never completed (completing takes them).
             guard !callbacks.isEmpty else { return }
             failCallbacksOfDroppedFuture()
         }
-        destroyResult()
-    }
-
-    /// Destroys the result in ``valueSlot``; called once, by `deinit`.
-    @inline(__always)
-    final func destroyResult() {
-        if !hasValue {
-            withUnsafeMutablePointer(to: &valueSlot) { slot in
-                _ = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: (any Error).self).move()
-            }
-        } else if !Self.storesValueInline {
-            withUnsafeMutablePointer(to: &valueSlot) { slot in
-                _ = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: AnyObject.self).move()
-            }
-        } else if !_isPOD(Value.self) {
-            withUnsafeMutablePointer(to: &valueSlot) { slot in
-                _ = UnsafeMutableRawPointer(slot).assumingMemoryBound(to: Value.self).move()
-            }
-        }
+        slot.destroy(as: Value.self)
     }
 
     /// Fails the callbacks of a future dropped while pending with ``BrokenPromise``. Kept out
@@ -157,14 +194,18 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         #else
         let failure = BrokenPromise(file: nil, line: nil)
         #endif
-        setOutcome(.failure(failure))
+        slot.store(Result<Value, any Error>.failure(failure))
         let nesting = CallbackNesting.current
         guard !nesting.isAtLimit else {
             // Too deep to run them here, and this future is being freed: a future that has
             // failed the same way takes the callbacks to the innermost level.
-            let heir = Future<Value>()
-            heir.setOutcome(.failure(failure))
+            let heir = Future<Value>(error: failure)
             heir.callbacks = callbacks.removeAll()
+            heir.firstObserver = firstObserver
+            firstObserver = nil
+            heir.hasStoredFirstObserver = hasStoredFirstObserver
+            heir.laterObservers = laterObservers
+            laterObservers = nil
             heir.isRunningCallbacks = true
             nesting.deferCallbacks(of: heir)
             return
@@ -182,88 +223,27 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Creates a pending future derived from `source`: cancelling it releases `source`.
-    @inlinable convenience init<Source>(derivedFrom source: Future<Source>) {
-        self.init()
-        link(to: source)
-    }
-
-    /// Creates a future that has already succeeded with `value`.
-    ///
-    /// ```swift
-    /// let ready = Future(value: Product(id: 7, name: "iPad Pro"))
-    /// ```
-    @inlinable public convenience init(value: Value) {
-        self.init()
-        setOutcome(.success(value))
-    }
-
-    /// Creates a future that has already failed with `error`.
-    @inlinable public convenience init(error: any Error) {
-        self.init()
-        setOutcome(.failure(error))
-    }
-
-    /// Creates a future that has already completed with `result`.
-    @inlinable public convenience init(result: Result<Value, any Error>) {
-        self.init()
-        setOutcome(result)
-    }
-
-    /// Whether a `Value` fits ``valueSlot``; a constant once specialised.
-    ///
-    /// Only a bitwise-takable value is kept there: ``outcome`` reads it through a copy of the
-    /// slot's bytes.
-    @inlinable static var storesValueInline: Bool {
-        MemoryLayout<Value>.size <= MemoryLayout<ValueSlot>.size
-            && MemoryLayout<Value>.alignment <= MemoryLayout<ValueSlot>.alignment
-            && _isBitwiseTakable(Value.self)
-    }
-
-    /// The result as a `Result`, or `nil` while pending. Read it under the lock, or from a
-    /// callback.
-    @inlinable final var outcome: Result<Value, any Error>? {
-        guard isCompleted else { return nil }
-        // A read access, not `&valueSlot`: callbacks read a completed future without the lock,
-        // from several threads at once, and an `inout` access is a write to the thread
-        // sanitizer. The slot's bytes hold what `setOutcome` initialised there: an error, a
-        // box, or a bitwise-takable `Value`, so copying it out of a copy of those bytes is
-        // copying it out of the slot.
-        guard hasValue else {
-            return .failure(withUnsafePointer(to: valueSlot) { UnsafeRawPointer($0).load(as: (any Error).self) })
-        }
-        if Self.storesValueInline {
-            return .success(withUnsafePointer(to: valueSlot) { UnsafeRawPointer($0).load(as: Value.self) })
-        }
-        let box = withUnsafePointer(to: valueSlot) { UnsafeRawPointer($0).load(as: AnyObject.self) }
-        return .success(unsafeDowncast(box, to: ValueBox<Value>.self).value)
-    }
-
-    /// Sets the result; the lock must be held, or the future not yet shared. Called once.
-    @inlinable final func setOutcome(_ result: Result<Value, any Error>) {
-        switch result {
-        case .success(let value):
-            withUnsafeMutablePointer(to: &valueSlot) { slot in
-                if Self.storesValueInline {
-                    _ = UnsafeMutableRawPointer(slot).initializeMemory(as: Value.self, to: value)
-                } else {
-                    _ = UnsafeMutableRawPointer(slot).initializeMemory(as: AnyObject.self, to: ValueBox(value))
-                }
-            }
-            hasValue = true
-        case .failure(let error):
-            withUnsafeMutablePointer(to: &valueSlot) { slot in
-                _ = UnsafeMutableRawPointer(slot).initializeMemory(as: (any Error).self, to: error)
-            }
-        }
-        isCompleted = true
-    }
-
     // MARK: - Reading the state
 
     /// The result, or `nil` while the future is pending.
     @inlinable public final var result: Result<Value, any Error>? {
         lock.withLock { outcome }
+    }
+
+    /// Whether the future has not completed yet.
+    @inlinable public final var isPending: Bool {
+        lock.withLock { slot.isEmpty }
+    }
+
+    /// Whether the future was completed by ``cancel(isolation:)`` (directly, or because every
+    /// future derived from it was cancelled).
+    public final var isCancelled: Bool {
+        lock.withLock { wasCancelled }
+    }
+
+    /// The result, or `nil` while pending. Read it under the lock, or from a callback.
+    @inlinable final var outcome: Result<Value, any Error>? {
+        slot.load(as: Value.self)
     }
 
     /// The result, once the future has completed and run its callbacks (so that a callback
@@ -274,283 +254,6 @@ public class Future<Value: Sendable>: @unchecked Sendable {
         return isRunningCallbacks ? nil : outcome
     }
 
-    /// Whether the future has not completed yet.
-    @inlinable public final var isPending: Bool {
-        lock.withLock { !isCompleted }
-    }
-
-    /// Whether the future was completed by ``cancel(isolation:)`` (directly, or because every future
-    /// derived from it was cancelled).
-    public final var isCancelled: Bool {
-        lock.withLock { wasCancelled }
-    }
-
-    // MARK: - Observing
-
-    /// Registers `observer` to run once with the result, in the isolation of the code that
-    /// registers it.
-    ///
-    /// Written in nonisolated code, `observer` is a `@Sendable` closure that runs on the thread
-    /// that completes the future, or at once, before this method returns, if the future has
-    /// already completed. (Called from inside an observer nested 16 deep in other observers
-    /// on this thread, it runs instead as soon as the observer in progress returns, so that
-    /// observers registering observers never overflow the stack.)
-    ///
-    /// Written on an actor (a `@MainActor` view controller, or an `actor`), `observer` is
-    /// isolated to that actor, so it may touch the actor's state: if the future has already
-    /// completed, it runs at once, before this method returns; otherwise it runs once the
-    /// future completes: in place, before the completing call returns, when the completing
-    /// code is isolated to that actor too (a main-actor test resolving a ``Promise``), and on
-    /// that actor, in a task, when it is not. This is the form a view controller uses, and
-    /// what lets its test run with no waiting:
-    ///
-    /// ```swift
-    /// @MainActor final class ProductViewController {
-    ///     var title: String?
-    ///     let loading: () -> Future<Product>
-    ///
-    ///     init(loading: @escaping () -> Future<Product>) {
-    ///         self.loading = loading
-    ///     }
-    ///
-    ///     func viewWillAppear() {
-    ///         loading().observe { [weak self] result in
-    ///             switch result {
-    ///             case .success(let product): self?.title = product.name
-    ///             case .failure: self?.title = "Failed to load"
-    ///             }
-    ///         }
-    ///     }
-    /// }
-    /// ```
-    ///
-    /// A closure written with an explicit global actor, `{ @MainActor result in … }`, runs on
-    /// that actor: at once when the future has completed and the caller is on that actor
-    /// already, in place when code isolated to that actor completes the future, in a task on
-    /// that actor otherwise.
-    ///
-    /// Observers run exactly once, in registration order: those that run on the completing
-    /// thread one after another, and those registered on one actor, or marked `@MainActor`, one
-    /// after another on that actor (an observer registered while earlier ones are still on
-    /// their way to an actor waits for them rather than running at once). Observers in
-    /// different isolations run concurrently, and one marked with another global actor than
-    /// its caller's hops there in a task of its own, unordered with others. When the completing
-    /// code is isolated to an observer's actor, that observer does not hop: it runs on the
-    /// completing thread in its place, so all of them run in registration order.
-    /// (Completions take the caller's isolation from `#isolation`: a completion in
-    /// nonisolated code, in a `@Sendable` closure, say, sends them to their actor in a task,
-    /// even when it happens to run there.)
-    ///
-    /// - Parameters:
-    ///   - isolation: The caller's actor, or `nil` in nonisolated code; leave it to its default.
-    ///   - observer: Called exactly once with the future's result.
-    /// - Note: Observing is an interest that cannot be withdrawn: a future with an observer is
-    ///   not cancelled when the futures derived from it are. Call ``cancel(isolation:)`` to cancel it.
-    @inlinable
-    public final func observe(
-        isolation: isolated (any Actor)? = #isolation,
-        @_inheritActorContext _ observer: @escaping @isolated(any) @Sendable (Result<Value, any Error>) -> Void
-    ) {
-        if let actor = observer.isolation {
-            // On its own actor, and the future has completed: the observer runs at once, and
-            // the call crosses no isolation (specialised here, as that is the common case).
-            if let isolation, ObjectIdentifier(isolation) == ObjectIdentifier(actor) {
-                lock.lock()
-                if hopsInFlight == 0, isCompleted, !isRunningCallbacks, let outcome {
-                    isPinned = true
-                    lock.unlock()
-                    Self.synchronous(observer)(outcome)
-                    return
-                }
-                lock.unlock()
-            }
-            observe(from: isolation, isolatedTo: actor, observer)
-            return
-        }
-        // A nonisolated observer may run on any thread: it is called directly (see
-        // `synchronous(_:)`).
-        lock.lock()
-        isPinned = true
-        if isCompleted, !isRunningCallbacks {
-            observeCompleted(Self.synchronous(observer))
-            return
-        }
-        let invoker: ObserverInvoker = { source, observer in
-            Self.synchronous(erased: observer)(Future.outcome(of: source))
-        }
-        guard let code = FunctionParts.code(ofContextFree: invoker) else {
-            // Only unspecialised code gets here: its invoker captures the type's metadata.
-            let observer = Self.synchronous(observer)
-            callbacks.append(
-                StoredCallback { source in
-                    observer(Future.outcome(of: source))
-                    return nil
-                }
-            )
-            lock.unlock()
-            return
-        }
-        callbacks.append(taking: StoredCallback(observer: Self.erase(observer), invoker: code))
-        lock.unlock()
-    }
-
-    /// Runs a nonisolated `observer` of this future, which has completed and run its callbacks,
-    /// at once, as a level of its own (see ``CallbackNesting``); or, when levels already nest
-    /// as deep as they may, adds it to the callbacks for the innermost level to run next, on
-    /// this thread. The lock must be held, and is released.
-    @inlinable @inline(never)
-    final func observeCompleted(_ observer: @escaping @Sendable (Result<Value, any Error>) -> Void) {
-        let nesting = CallbackNesting.current
-        guard !nesting.isAtLimit, let outcome else {
-            deferObserver(observer, to: nesting)
-            return
-        }
-        lock.unlock()
-        nesting.runLevel { observer(outcome) }
-    }
-
-    /// Adds `observer` to the callbacks of this future, which has completed and run its
-    /// callbacks, and hands the future to `nesting`'s innermost level, which runs them next. The
-    /// lock must be held, and is released.
-    @usableFromInline
-    final func deferObserver(
-        _ observer: @escaping @Sendable (Result<Value, any Error>) -> Void,
-        to nesting: CallbackNesting
-    ) {
-        deferCallback(
-            { source in
-                observer(Future.outcome(of: source))
-                return nil
-            },
-            to: nesting
-        )
-    }
-
-    /// Adds `callback` to the callbacks of this future, which has completed and run its
-    /// callbacks, and hands the future to `nesting`'s innermost level, which runs them next. The
-    /// lock must be held, and is released.
-    @usableFromInline
-    final func deferCallback(_ callback: @escaping Callback, to nesting: CallbackNesting) {
-        isRunningCallbacks = true
-        callbacks.append(StoredCallback(callback))
-        lock.unlock()
-        nesting.deferCallbacks(of: self)
-    }
-
-    // MARK: - Cancelling
-
-    /// Rejects the future with `CancellationError` if it is still pending, runs its
-    /// cancellation handlers, and releases the future it was derived from.
-    ///
-    /// ```swift
-    /// let download = session.request(.product(withID: 7))
-    /// download.cancel()   // cancels the URLSession request; observers see CancellationError
-    /// ```
-    ///
-    /// Observers isolated to the caller's actor run before this returns, as they do when a
-    /// promise is resolved there (see ``Promise/resolve(with:isolation:)``).
-    ///
-    /// - Parameter isolation: The caller's actor, or `nil` in nonisolated code; leave it to its
-    ///   default.
-    /// - Returns: `true` if this call cancelled the future, `false` if it had already completed.
-    @discardableResult
-    public final func cancel(isolation: isolated (any Actor)? = #isolation) -> Bool {
-        if isolation == nil {
-            return cancelPending()
-        }
-        return CallbackNesting.current.whileIsolated(to: isolation) { cancelPending() }
-    }
-
-    /// ``cancel(isolation:)`` with no isolation known: the observers isolated to an actor hop.
-    final func cancelPending() -> Bool {
-        lock.lock()
-        guard !isCompleted else {
-            lock.unlock()
-            return false
-        }
-        if let next = cancelLocked() {
-            releaseChain(from: next)
-        }
-        return true
-    }
-
-    // MARK: - Completing (internal)
-
-    /// Completes the future and runs its callbacks.
-    ///
-    /// - Returns: `false` if the future had already completed.
-    @inlinable @discardableResult
-    final func settle(with result: Result<Value, any Error>) -> Bool {
-        let (completed, mustRun) = setResult(result)
-        if mustRun {
-            CallbackRunner.drain(completed: self)
-        }
-        return completed
-    }
-
-    /// Completes the future and runs its callbacks, for a caller isolated to `isolation`: the
-    /// observers isolated to that actor run in place (see ``CallbackNesting/isolation``).
-    /// Nonisolated callers (`nil`) take ``settle(with:)`` unchanged.
-    ///
-    /// - Returns: `false` if the future had already completed.
-    @inlinable @discardableResult
-    final func settle(with result: Result<Value, any Error>, isolation: isolated (any Actor)?) -> Bool {
-        if isolation == nil {
-            return settle(with: result)
-        }
-        return settle(with: result, isolatedTo: isolation)
-    }
-
-    /// ``settle(with:isolation:)`` for a caller on an actor.
-    @usableFromInline @inline(never)
-    final func settle(with result: Result<Value, any Error>, isolatedTo actor: isolated (any Actor)?) -> Bool {
-        let (completed, mustRun) = setResult(result)
-        if mustRun {
-            CallbackNesting.current.whileIsolated(to: actor) {
-                CallbackRunner.drain(completed: self)
-            }
-        }
-        return completed
-    }
-
-    /// Sets the result without running callbacks, so that a callback completing a derived
-    /// future hands it back to the running loop instead of nesting a stack frame.
-    @inlinable
-    final func completeDeferringCallbacks(with result: Result<Value, any Error>) -> Completion {
-        let (completed, mustRun) = setResult(result)
-        guard completed else {
-            return .alreadyCompleted
-        }
-        return .completed(mustRun ? self : nil)
-    }
-
-    /// Sets the result, unless the future has completed already, without running callbacks.
-    ///
-    /// - Returns: Whether this call completed the future, and whether it has callbacks to run
-    ///   (the caller runs them, or hands the future to the running loop).
-    @inlinable
-    final func setResult(_ result: Result<Value, any Error>) -> (completed: Bool, mustRun: Bool) {
-        lock.lock()
-        guard !isCompleted else {
-            lock.unlock()
-            return (false, false)
-        }
-        setOutcome(result)
-        let released = ownedUpstream
-        ownedUpstream = nil
-        let promiseLink = promiseUpstream.take()
-        // Dropped, since the future was not cancelled: only touched when there are some.
-        var handlers: InlineList<CancellationHandler>?
-        if !cancellationHandlers.isEmpty {
-            handlers = cancellationHandlers.removeAll()
-        }
-        let mustRun = !callbacks.isEmpty
-        isRunningCallbacks = mustRun
-        lock.unlock()
-        withExtendedLifetime((handlers, released, promiseLink)) {}  // released outside the lock
-        return (true, mustRun)
-    }
-
     /// The result of `source`, a `Future<Value>` whose callback is running: callbacks receive
     /// the future that completed rather than capturing it, so that a pending future and its
     /// callbacks never keep each other alive.
@@ -559,365 +262,5 @@ public class Future<Value: Sendable>: @unchecked Sendable {
             preconditionFailure("A future's callback ran before the future completed.")
         }
         return outcome
-    }
-
-    /// Cancels the pending future; the lock must be held and is released.
-    ///
-    /// - Returns: the upstream future to release next (the caller walks the chain in a loop,
-    ///   so cancelling a long chain does not recurse).
-    @usableFromInline
-    final func cancelLocked() -> (any CancellationUpstream)? {
-        setOutcome(.failure(CancellationError()))
-        wasCancelled = true
-        let next = ownedUpstream ?? promiseUpstream?.future
-        ownedUpstream = nil
-        let promiseLink = promiseUpstream.take()
-        let handlers = cancellationHandlers.removeAll()
-        let mustRun = !callbacks.isEmpty
-        isRunningCallbacks = mustRun
-        lock.unlock()
-        withExtendedLifetime(promiseLink) {}  // released outside the lock
-        handlers.forEach { $0.run() }
-        if mustRun {
-            CallbackRunner.drain(completed: self)
-        }
-        return next
-    }
-
-    // MARK: - Callbacks and dependents (internal)
-
-    /// Registers a combinator's callback.
-    ///
-    /// A callback that captures one object and nothing else (the future it derives) allocates
-    /// nothing: Swift uses that object as the closure's context.
-    ///
-    /// - Parameters:
-    ///   - retainingDependent: Counts the caller as a cancellable dependent (see
-    ///     ``releaseDependent()``).
-    ///   - callback: Runs once, after the result is set (read it with ``outcome(of:)``), and
-    ///     returns the derived future it completed, if that has callbacks to run.
-    /// - Returns: What `callback` returned, when it ran at once because the future had already
-    ///   completed; the caller runs it or hands it on.
-    @inlinable
-    final func register(
-        retainingDependent: Bool,
-        _ callback: @escaping Callback
-    ) -> (any PendingCallbacks)? {
-        lock.lock()
-        if isCompleted, !isRunningCallbacks {
-            return registerCompleted(callback)
-        }
-        if retainingDependent {
-            dependents += 1
-        }
-        callbacks.append(StoredCallback(callback))
-        lock.unlock()
-        return nil
-    }
-
-    /// Runs `callback` for this future, which has completed and run its callbacks, at once, as a
-    /// level of its own (see ``CallbackNesting``); or, when levels already nest as deep as they
-    /// may, adds it to the callbacks for the innermost level to run next, on this thread. The
-    /// lock must be held, and is released.
-    ///
-    /// - Returns: What `callback` returned, when it ran.
-    @usableFromInline
-    final func registerCompleted(_ callback: @escaping Callback) -> (any PendingCallbacks)? {
-        let nesting = CallbackNesting.current
-        guard !nesting.isAtLimit else {
-            deferCallback(callback, to: nesting)
-            return nil
-        }
-        lock.unlock()
-        return nesting.runLevel { callback(self) }
-    }
-
-    /// Registers a callback and runs whatever it completes at once.
-    @inlinable
-    final func whenComplete(retainingDependent: Bool, _ callback: @escaping Callback) {
-        if let pending = register(retainingDependent: retainingDependent, callback) {
-            CallbackRunner.drain(pending)
-        }
-    }
-
-    /// Counts one more cancellable dependent (a derived future or an awaiting task).
-    @inlinable
-    final func retainDependent() {
-        lock.lock()
-        if !isCompleted {
-            dependents += 1
-        }
-        lock.unlock()
-    }
-
-    /// Records the future this one now waits on, so that cancelling this one releases it.
-    ///
-    /// If this future has already completed (say it was cancelled first), `source` is released
-    /// at once.
-    @inlinable
-    final func setUpstream<Source>(_ source: Future<Source>) {
-        lock.lock()
-        guard !isCompleted else {
-            lock.unlock()
-            releaseChain(from: source)
-            return
-        }
-        let replaced = ownedUpstream
-        link(to: source)
-        lock.unlock()
-        withExtendedLifetime(replaced) {}  // released outside the lock
-    }
-
-    /// How many futures a wait for `source` would go through before it came back to this one,
-    /// or `nil` when it does not within ``FutureCycle/longestFound`` futures: 1 when `source`
-    /// is this future, 2 when `source` waits for this one, and so on. Walks the futures that
-    /// `source` waits for, one lock at a time (see ``CancellationUpstream/waitedOn``).
-    ///
-    /// A cycle that two threads close at the same moment, each following a future the other is
-    /// about to follow, can pass unseen; it then waits, as it would without this check.
-    @usableFromInline
-    final func cycleLength(following source: any CancellationUpstream) -> Int? {
-        var current = source
-        for length in 1...FutureCycle.longestFound {
-            if current === self {
-                return length
-            }
-            guard let next = current.waitedOn else {
-                return nil
-            }
-            current = next
-        }
-        return nil
-    }
-
-    /// Points ``ownedUpstream`` or ``promiseUpstream`` at `source`; the lock must be held
-    /// (or the future not yet shared).
-    @inlinable
-    final func link<Source>(to source: Future<Source>) {
-        if source.isPromise {
-            ownedUpstream = nil
-            promiseUpstream = PromiseLink(source)
-        } else {
-            promiseUpstream = nil
-            ownedUpstream = source
-        }
-    }
-
-    /// Registers `handler` to run if the future is cancelled; runs it at once if it already
-    /// was, and drops it if the future completed otherwise.
-    @usableFromInline
-    final func addCancellationHandler(_ handler: @escaping @Sendable () -> Void) {
-        lock.lock()
-        guard !isCompleted else {
-            let cancelled = wasCancelled
-            lock.unlock()
-            if cancelled {
-                handler()
-            }
-            return
-        }
-        cancellationHandlers.append(CancellationHandler(run: handler))
-        lock.unlock()
-    }
-}
-
-/// Raw, suitably aligned bytes in a future that hold its result (see ``Future/valueSlot``):
-/// room for most model types, several strings or a `Data` and a response.
-@usableFromInline struct ValueSlot {
-    @usableFromInline var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-
-    @inlinable init() {}
-}
-
-/// The value of a future that does not fit its ``ValueSlot``.
-@usableFromInline final class ValueBox<Value: Sendable>: Sendable {
-    @usableFromInline let value: Value
-
-    @inlinable init(_ value: Value) {
-        self.value = value
-    }
-}
-
-/// A registered callback, given the future that completed. Combinators create callbacks in
-/// their own (specialised) code, so that the loop running them needs to know nothing of the
-/// future's value type.
-@usableFromInline typealias Callback = @Sendable (_ source: AnyObject) -> (any PendingCallbacks)?
-
-/// Calls an observer that ``StoredCallback`` stores as it is (see ``Future/erase(_:)``) with the
-/// result of the completed future `source`.
-@usableFromInline typealias ObserverInvoker = @Sendable (_ source: AnyObject, _ observer: @escaping Callback) -> Void
-
-/// A ``Callback`` as the callback list stores it, or an observer.
-///
-/// The struct keeps the closure in its own calling convention: a bare closure stored in the
-/// generic ``InlineList`` would be re-abstracted through a thunk, one more allocation per
-/// callback.
-///
-/// An observer (``Future/observe(isolation:_:)``) is stored as it is, in `run`, with the code
-/// of an ``ObserverInvoker`` that calls it in `invoker`: wrapping it in a callback closure
-/// would allocate that closure's context, as the optimiser does not fold an `@isolated(any)`
-/// closure into the closure that captures it (one allocation per observer, and its
-/// instructions). The invoker captures nothing, so its code is all there is to keep (see
-/// ``FunctionParts``).
-@usableFromInline struct StoredCallback: Sendable {
-    /// For an observer, the address of the code of its ``ObserverInvoker``; 0 for a callback.
-    @usableFromInline let invoker: UInt
-    @usableFromInline let run: Callback
-
-    @inlinable init(_ run: @escaping Callback) {
-        self.run = run
-        invoker = 0
-    }
-
-    /// An observer kept by ``Future/erase(_:)``, and the code of its invoker, which captures
-    /// nothing (``FunctionParts/code(ofContextFree:)`` checks it).
-    @inlinable init(observer: @escaping Callback, invoker: UInt) {
-        run = observer
-        self.invoker = invoker
-    }
-
-    /// Runs the callback for `source`, which has completed.
-    ///
-    /// - Returns: The derived future the callback completed, if that has callbacks to run.
-    @inlinable func callAsFunction(_ source: AnyObject) -> (any PendingCallbacks)? {
-        if invoker != 0 {
-            FunctionParts.invoker(code: invoker)(source, run)
-            return nil
-        }
-        return run(source)
-    }
-}
-
-/// A cancellation handler as the list stores it (see ``StoredCallback``).
-@usableFromInline struct CancellationHandler: Sendable {
-    @usableFromInline let run: @Sendable () -> Void
-
-    @inlinable init(run: @escaping @Sendable () -> Void) {
-        self.run = run
-    }
-}
-
-/// What setting a result did.
-@usableFromInline enum Completion {
-    /// Another completion came first; nothing changed.
-    case alreadyCompleted
-    /// The result is set; the callbacks, if any, wait for the caller to run them.
-    case completed((any PendingCallbacks)?)
-
-    /// The future to hand to a ``CallbackRunner``, if any.
-    @inlinable var pending: (any PendingCallbacks)? {
-        if case .completed(let pending) = self { return pending }
-        return nil
-    }
-}
-
-// MARK: - The runner's and the chain's view of a future
-
-extension Future: PendingCallbacks {
-    @usableFromInline
-    final func runCallbacks(into runner: inout CallbackRunner) {
-        while true {
-            lock.lock()
-            guard !callbacks.isEmpty else {
-                isRunningCallbacks = false
-                lock.unlock()
-                return
-            }
-            // Taken out of the list rather than copied: no retain and release of each entry.
-            // The rest (of a future with several callbacks) is only touched when it holds some.
-            let (first, rest) = callbacks.takeAll()
-            lock.unlock()
-            // Consumed, not copied: a copy would retain and release the closure.
-            switch consume first {
-            case .some(let callback):
-                if let next = callback(self) {
-                    runner.push(next)
-                }
-            case .none:
-                break
-            }
-            if let rest {
-                for callback in rest {
-                    if let next = callback(self) {
-                        runner.push(next)
-                    }
-                }
-            }
-        }
-    }
-}
-
-extension Future: CancellationUpstream {
-    @usableFromInline
-    final var waitedOn: (any CancellationUpstream)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return ownedUpstream ?? promiseUpstream?.future
-    }
-
-    @usableFromInline
-    final func releaseDependent() -> (any CancellationUpstream)? {
-        lock.lock()
-        guard !isCompleted, dependents > 0 else {
-            lock.unlock()
-            return nil
-        }
-        dependents -= 1
-        guard dependents == 0, !isPinned else {
-            lock.unlock()
-            return nil
-        }
-        return cancelLocked()
-    }
-}
-
-/// A link to a future that another depends on, held the way ``Future/link(to:)`` holds one:
-/// weakly when it is a ``Promise``, strongly otherwise.
-@usableFromInline struct UpstreamLink: Sendable {
-    @usableFromInline let owned: (any CancellationUpstream)?
-    @usableFromInline weak var promise: (any CancellationUpstream)?
-
-    @inlinable init<Source>(_ source: Future<Source>) {
-        if source.isPromise {
-            owned = nil
-            promise = source
-        } else {
-            owned = source
-        }
-    }
-
-    /// The future, unless it was a promise and has been freed.
-    @inlinable var future: (any CancellationUpstream)? {
-        owned ?? promise
-    }
-}
-
-/// A weak link to a ``Promise`` that a future follows (see ``Future/promiseUpstream``).
-@usableFromInline final class PromiseLink: Sendable {
-    /// The promise, until it is freed.
-    @usableFromInline weak let future: (any CancellationUpstream)?
-
-    @inlinable init(_ promise: any CancellationUpstream) {
-        future = promise
-    }
-}
-
-/// A future that a derived future or an awaiting task depends on.
-@usableFromInline protocol CancellationUpstream: AnyObject, Sendable {
-    /// Drops one dependent; when none is left (and nobody observes), cancels the future.
-    ///
-    /// - Returns: the next future up the chain to release, when this one was cancelled.
-    func releaseDependent() -> (any CancellationUpstream)?
-
-    /// The future this one waits for, while it is pending: the one it was derived from, or
-    /// the one it follows (see ``Future/cycleLength(following:)``).
-    var waitedOn: (any CancellationUpstream)? { get }
-}
-
-/// Releases `source` and, as far as cancellation reaches, the futures above it — in a loop.
-@usableFromInline func releaseChain(from source: any CancellationUpstream) {
-    var next: (any CancellationUpstream)? = source
-    while let current = next {
-        next = current.releaseDependent()
     }
 }
