@@ -16,7 +16,9 @@ let package = Package(
         .executable(name: "Playgrounds", targets: ["Playgrounds"]),
     ],
     targets: [
-        .target(name: "Futures"),
+        // The futex calls of the futures' lock on Linux (empty elsewhere).
+        .target(name: "CFutex"),
+        .target(name: "Futures", dependencies: ["CFutex"]),
         .target(name: "FunctionalNetworking", dependencies: ["Futures"]),
         .target(name: "FunctionalNetworkingTesting", dependencies: ["FunctionalNetworking", "Futures"]),
         .target(name: "FunctionalNetworkingSeeds", dependencies: ["FunctionalNetworking", "Futures"]),

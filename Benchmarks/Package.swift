@@ -124,6 +124,15 @@ let package = Package(
             dependencies: [.product(name: "FunctionalNetworking", package: "FunctionalNetworking")],
             path: "Instructions/StackInstructions"
         ),
+        // The future's lock under contention (13): candidate locks hammered by 16 and 2
+        // threads, in one process. Linux only (it prints a line elsewhere); FutexShim wraps the
+        // futex system call, which Swift cannot call (`syscall` is variadic).
+        .target(name: "FutexShim", path: "Locks/FutexShim"),
+        .executableTarget(
+            name: "LockContention",
+            dependencies: ["FutexShim"],
+            path: "Locks/LockContention"
+        ),
         // End to end against nginx (nginx-comparison.sh starts the server).
         .executableTarget(
             name: "NginxComparison",
