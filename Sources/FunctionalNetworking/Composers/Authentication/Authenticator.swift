@@ -117,6 +117,16 @@ public struct Authenticator: Sendable {
         }
     }
 
+    /// Whether `response`, the answer to `request` sent with `stored`, asks for a refresh: a 401
+    /// to a request that carried a credential, from an allowed origin (a redirect's other origin
+    /// never saw the credential: its 401 is not ours to answer).
+    func isChallenge(_ response: URLResponse, to request: URLRequest, sentWith stored: CurrentCredential.Snapshot) -> Bool {
+        guard let refused = response as? HTTPURLResponse, refused.statusCode == 401, stored.credential != nil else {
+            return false
+        }
+        return mayAuthenticate(refused.url ?? request.url)
+    }
+
     /// A fresh credential after `failedVersion` was refused.
     func refreshed(after failedVersion: Int) async throws -> Credential? {
         guard let refresh else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import Futures
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -33,6 +34,9 @@ extension Composer {
     ///   only if the store still holds the one the refresh began from. The requests that
     ///   waited for an abandoned refresh go out with what the store holds then, or return
     ///   their 401 when it holds nothing.
+    /// - The credential is read without waiting (the store keeps a copy under a lock), so over
+    ///   the package's session (``NetworkSession/networking(with:)-(Composer...)``) a request
+    ///   needs no task; a refresh, and the wait for it, run in a task of their own.
     ///
     /// - Note: Its place is ``Place/authentication``: below status validation, so a 401 reaches
     ///   it as a response; below retry, so each attempt reads the credential again; below the
@@ -41,24 +45,45 @@ extension Composer {
     ///   de-duplication, which see the `Authorization` header it adds and so never mix two
     ///   users' requests.
     public static func authenticated(by authenticator: Authenticator) -> Composer {
-        Composer(at: .authentication) { next in
-            { request in
-                guard authenticator.mayAuthenticate(request) else {
-                    return try await next(request)
+        Composer(
+            at: .authentication,
+            { next in
+                { request in
+                    guard authenticator.mayAuthenticate(request) else {
+                        return try await next(request)
+                    }
+                    let stored = authenticator.store.snapshot()
+                    let first = try await next(authorizing(request, with: stored.authorization))
+                    guard authenticator.isChallenge(first.1, to: request, sentWith: stored),
+                        let fresh = try await authenticator.refreshed(after: stored.version)
+                    else {
+                        return first
+                    }
+                    try Task.checkCancellation()  // a caller that stopped waiting sends nothing more
+                    return try await next(authorizing(request, with: fresh))
                 }
-                let stored = authenticator.store.snapshot()
-                let first = try await next(authorizing(request, with: stored.authorization))
-                guard let refused = first.1 as? HTTPURLResponse, refused.statusCode == 401, stored.credential != nil,
-                    authenticator.mayAuthenticate(refused.url ?? request.url),  // a redirect's other origin: not ours to answer
-                    let fresh = try await authenticator.refreshed(after: stored.version)
-                else {
-                    return first
+            },
+            direct: { next in
+                { request, context in
+                    guard authenticator.mayAuthenticate(request) else {
+                        return next(request, context)
+                    }
+                    let stored = authenticator.store.snapshot()
+                    return next(authorizing(request, with: stored.authorization), context).flatMap { first in
+                        guard authenticator.isChallenge(first.1, to: request, sentWith: stored) else {
+                            return Future(value: first)
+                        }
+                        // The rare path: the refresh is shared and asynchronous. A caller that
+                        // stopped waiting sends nothing more (`flatMap` does not run then).
+                        return Future.startedImmediately { try await authenticator.refreshed(after: stored.version) }
+                            .flatMap { fresh in
+                                guard let fresh else { return Future(value: first) }
+                                return next(authorizing(request, with: fresh), context)
+                            }
+                    }
                 }
-                try Task.checkCancellation()  // a caller that stopped waiting sends nothing more
-                let value = fresh.authorizationValue
-                return try await next(authorizing(request, with: HTTPFieldSyntax.isValidFieldValue(value) ? value : nil))
             }
-        }
+        )
     }
 
     /// Stores the credential that `extract` finds in a response (a login's token, say). Its
@@ -71,6 +96,9 @@ extension Composer {
     /// }
     /// ```
     ///
+    /// A response with no credential in it needs no task; storing one found runs in a task of
+    /// its own.
+    ///
     /// - Parameters:
     ///   - store: Where the credential found is stored.
     ///   - extract: Returns the credential in a successful (2xx) response, or `nil`; it is not
@@ -79,16 +107,48 @@ extension Composer {
         into store: CredentialStore,
         _ extract: @escaping @Sendable (URLRequest, Data, URLResponse) throws -> Credential?
     ) -> Composer {
-        Composer(at: .authentication) { next in
-            { request in
-                let (data, response) = try await next(request)
-                let status = (response as? HTTPURLResponse)?.statusCode ?? 200
-                if HTTPStatusError.successStatuses.contains(status), let credential = try extract(request, data, response) {
-                    await store.store(credential)
+        Composer(
+            at: .authentication,
+            { next in
+                { request in
+                    let (data, response) = try await next(request)
+                    if let credential = try captured(by: extract, from: request, data, response) {
+                        await store.store(credential)
+                    }
+                    return (data, response)
                 }
-                return (data, response)
+            },
+            direct: { next in
+                { request, context in
+                    next(request, context).flatMap { data, response in
+                        guard let credential = try captured(by: extract, from: request, data, response) else {
+                            return Future(value: (data, response))
+                        }
+                        return Future.startedImmediately {
+                            await store.store(credential)
+                            return (data, response)
+                        }
+                    }
+                }
             }
-        }
+        )
+    }
+
+    /// The credential `extract` finds in the answer to `request`, if it was successful (2xx).
+    private static func captured(
+        by extract: @Sendable (URLRequest, Data, URLResponse) throws -> Credential?,
+        from request: URLRequest, _ data: Data, _ response: URLResponse
+    ) throws -> Credential? {
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 200
+        guard HTTPStatusError.successStatuses.contains(status) else { return nil }
+        return try extract(request, data, response)
+    }
+
+    /// `request` with `fresh`'s `Authorization` value, or unchanged when that value could not
+    /// be sent (a control character in the secret: it is never put on the wire).
+    static func authorizing(_ request: URLRequest, with fresh: Credential) -> URLRequest {
+        let value = fresh.authorizationValue
+        return authorizing(request, with: HTTPFieldSyntax.isValidFieldValue(value) ? value : nil)
     }
 
     /// `request` with `Authorization: value`, or unchanged when `value` is `nil`.

@@ -28,39 +28,47 @@ extension Composer {
     ///   response; above authentication, so each attempt reads the credential again; above
     ///   the time limit, so the limit applies to each attempt. Cancelling the caller during a
     ///   wait stops at once with `CancellationError`.
+    /// - Note: The first attempt goes out at once, with no task: over the package's session
+    ///   (``NetworkSession/networking(with:)-(Composer...)``) a call needs a task only for a
+    ///   wait between attempts.
     public static func retry(
         _ policy: RetryPolicy = .default,
         clock: some Clock<Duration> = ContinuousClock()
     ) -> Composer {
-        Composer(at: .retry) { next in
-            { request in
-                guard policy.allowsRetry(of: request), policy.maxAttempts > 1 else {
-                    return try await next(request)
-                }
-                var attempt = 1
-                while true {
-                    let wait: Duration
-                    RequestContext.current.record?.noteAttempt(attempt)
-                    do {
-                        let (data, response) = try await next(request)
-                        guard let http = response as? HTTPURLResponse,
-                            policy.statuses.contains(http.statusCode), attempt < policy.maxAttempts
-                        else {
-                            return (data, response)
-                        }
-                        let headers = HTTPStatusError(response: http, body: data).headers
-                        wait = policy.retryAfter(in: headers) ?? policy.backoff.delay(afterAttempt: attempt)
-                    } catch {
-                        guard attempt < policy.maxAttempts, policy.isRetryable(error) else {
-                            throw CallRecord.annotate(error, attempts: attempt)
-                        }
-                        wait = policy.backoff.delay(afterAttempt: attempt)
+        Composer(
+            at: .retry,
+            { next in
+                { request in
+                    guard policy.allowsRetry(of: request), policy.maxAttempts > 1 else {
+                        return try await next(request)
                     }
-                    let deadline = clock.now.advanced(by: schedulable(wait))
-                    try await clock.sleep(until: deadline, tolerance: nil)
-                    attempt += 1
+                    var attempt = 1
+                    while true {
+                        let wait: Duration
+                        RequestContext.current.record?.noteAttempt(attempt)
+                        do {
+                            let (data, response) = try await next(request)
+                            guard let retryAfter = policy.wait(afterAnswer: response, data, attempt: attempt) else {
+                                return (data, response)
+                            }
+                            wait = retryAfter
+                        } catch {
+                            wait = try policy.wait(afterFailure: error, attempt: attempt)
+                        }
+                        let deadline = clock.now.advanced(by: schedulable(wait))
+                        try await clock.sleep(until: deadline, tolerance: nil)
+                        attempt += 1
+                    }
+                }
+            },
+            direct: { next in
+                { request, context in
+                    guard policy.allowsRetry(of: request), policy.maxAttempts > 1 else {
+                        return next(request, context)
+                    }
+                    return RetriedCall(policy: policy, clock: clock, next: next, request: request, context: context).start()
                 }
             }
-        }
+        )
     }
 }

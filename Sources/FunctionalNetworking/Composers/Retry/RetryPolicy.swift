@@ -105,3 +105,29 @@ public struct RetryPolicy: Sendable {
         return min(wait, maximumRetryAfter)
     }
 }
+
+// MARK: - Deciding after an attempt
+
+extension RetryPolicy {
+    /// The wait before the next attempt when attempt `attempt` answered with `response` (and
+    /// `body`): the server's `Retry-After`, or the backoff; `nil` when that answer is the call's
+    /// (a status not to retry, or the last attempt).
+    func wait(afterAnswer response: URLResponse, _ body: Data, attempt: Int) -> Duration? {
+        guard let http = response as? HTTPURLResponse, statuses.contains(http.statusCode), attempt < maxAttempts else {
+            return nil
+        }
+        let headers = HTTPStatusError(response: http, body: body).headers
+        return retryAfter(in: headers) ?? backoff.delay(afterAttempt: attempt)
+    }
+
+    /// The wait before the next attempt when attempt `attempt` threw `error`.
+    ///
+    /// - Throws: `error`, saying how many attempts were made (see ``CallRecord``), when it is
+    ///   not worth another attempt or this was the last.
+    func wait(afterFailure error: any Error, attempt: Int) throws -> Duration {
+        guard attempt < maxAttempts, isRetryable(error) else {
+            throw CallRecord.annotate(error, attempts: attempt)
+        }
+        return backoff.delay(afterAttempt: attempt)
+    }
+}

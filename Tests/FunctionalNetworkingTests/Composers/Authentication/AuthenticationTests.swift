@@ -11,6 +11,29 @@ import FoundationNetworking
 
 @Suite("Composer+Authentication")
 struct AuthenticationTests {
+    /// The two forms a stack runs: its composers' awaited forms, or their direct forms.
+    enum Shape: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case awaited, direct
+        var testDescription: String { rawValue }
+
+        /// A session over `transport` whose stacks run this form.
+        func session(sending transport: @escaping Transport) -> NetworkSession {
+            switch self {
+            case .awaited: NetworkSession(sending: transport)
+            case .direct: directNetworkSession(sending: transport)
+            }
+        }
+
+        /// A session over the package's URLSession (for a ``LoopbackServer``) whose stacks run
+        /// this form.
+        func loopbackSession() -> NetworkSession {
+            switch self {
+            case .awaited: NetworkSession(sending: makeTestNetworkSession().transport)
+            case .direct: makeTestNetworkSession()
+            }
+        }
+    }
+
     /// A server that accepts only `Bearer <valid>` and counts what it saw.
     func makeProtectedServer(valid: @escaping @Sendable () -> String) throws -> LoopbackServer {
         try LoopbackServer { request in
@@ -20,7 +43,8 @@ struct AuthenticationTests {
         }
     }
 
-    @Test func fiveConcurrent401sCauseExactlyOneRefreshAndAllSucceed() async throws {
+    @Test(arguments: Shape.allCases)
+    func fiveConcurrent401sCauseExactlyOneRefreshAndAllSucceed(_ shape: Shape) async throws {
         let server = try makeProtectedServer(valid: { "fresh" })
         defer { server.stop() }
         let refreshes = Counter()
@@ -36,7 +60,7 @@ struct AuthenticationTests {
             },
             clock: TestClock()
         )
-        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth), .validatingStatus())
+        let transport = shape.loopbackSession().transport(with: .authenticated(by: auth), .validatingStatus())
         let calls = (0..<5).map { index in
             Task { try await transport(URLRequest(url: server.url(for: "/item/\(index)"))) }
         }
@@ -51,7 +75,8 @@ struct AuthenticationTests {
         #expect(await store.credential == .bearer("fresh"))
     }
 
-    @Test func aRequestWithAnOlderCredentialIsRetriedWithTheNewerOneWithoutRefreshing() async throws {
+    @Test(arguments: Shape.allCases)
+    func aRequestWithAnOlderCredentialIsRetriedWithTheNewerOneWithoutRefreshing(_ shape: Shape) async throws {
         let server = try makeProtectedServer(valid: { "new" })
         defer { server.stop() }
         let store = CredentialStore(.bearer("old"))
@@ -70,13 +95,14 @@ struct AuthenticationTests {
             await store.store(.bearer("new"))
             return answer
         }
-        let transport = NetworkSession(sending: racing).transport(with: .authenticated(by: auth))
+        let transport = shape.session(sending: racing).transport(with: .authenticated(by: auth))
         let (data, _) = try await transport(URLRequest(url: server.url(for: "/me")))
         #expect(data == Data("hello /me".utf8))
         #expect(refreshes.value == 0)
     }
 
-    @Test func aFailedRefreshFailsEveryWaiterWithAClearError() async throws {
+    @Test(arguments: Shape.allCases)
+    func aFailedRefreshFailsEveryWaiterWithAClearError(_ shape: Shape) async throws {
         let server = try makeProtectedServer(valid: { "never" })
         defer { server.stop() }
         struct Offline: Error {}
@@ -89,7 +115,7 @@ struct AuthenticationTests {
                 throw Offline()
             }
         )
-        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth))
+        let transport = shape.loopbackSession().transport(with: .authenticated(by: auth))
         let calls = (0..<3).map { _ in Task { try await transport(URLRequest(url: server.url(for: "/"))) } }
         for _ in 0..<3 { _ = await server.takeRequest(timeout: .seconds(30)) }
         gate.resolve()
@@ -99,7 +125,8 @@ struct AuthenticationTests {
         }
     }
 
-    @Test func aServerThatAlwaysSays401CausesBoundedRefreshesThenADistinctError() async throws {
+    @Test(arguments: Shape.allCases)
+    func aServerThatAlwaysSays401CausesBoundedRefreshesThenADistinctError(_ shape: Shape) async throws {
         let server = try makeProtectedServer(valid: { "unreachable" })
         defer { server.stop() }
         let refreshes = Counter()
@@ -111,7 +138,7 @@ struct AuthenticationTests {
             refreshWindow: .seconds(60),
             clock: TestClock()
         )
-        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth), .validatingStatus())
+        let transport = shape.loopbackSession().transport(with: .authenticated(by: auth), .validatingStatus())
         var outcomes: [String] = []
         for _ in 0..<10 {
             do {
@@ -128,13 +155,14 @@ struct AuthenticationTests {
         #expect(server.requestCount == 3 * 2 + 7)
     }
 
-    @Test func theTokenNeverReachesAnOriginTheCallerDidNotAllow() async throws {
+    @Test(arguments: Shape.allCases)
+    func theTokenNeverReachesAnOriginTheCallerDidNotAllow(_ shape: Shape) async throws {
         let allowed = try LoopbackServer { request in .text(request.header("Authorization") ?? "none") }
         defer { allowed.stop() }
         let other = try LoopbackServer { request in .text(request.header("Authorization") ?? "none") }
         defer { other.stop() }
         let auth = Authenticator(store: CredentialStore(.bearer("s3cr3t")), allowedOrigins: [Origin(url: allowed.baseURL)!])
-        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth))
+        let transport = shape.loopbackSession().transport(with: .authenticated(by: auth))
         #expect(try await transport(URLRequest(url: allowed.url(for: "/"))).0 == Data("Bearer s3cr3t".utf8))
         #expect(try await transport(URLRequest(url: other.url(for: "/"))).0 == Data("none".utf8))
     }
@@ -159,7 +187,8 @@ struct AuthenticationTests {
         #expect(received == Data((sent ? "Bearer s3cr3t" : "none").utf8))
     }
 
-    @Test func theCredentialReplacesAnAuthorizationHeaderTheCallerSpelledOtherwise() async throws {
+    @Test(arguments: Shape.allCases)
+    func theCredentialReplacesAnAuthorizationHeaderTheCallerSpelledOtherwise(_ shape: Shape) async throws {
         let headers = stubTransport { request in
             let names = (request.allHTTPHeaderFields ?? [:]).keys.filter { $0.lowercased() == "authorization" }
             return (Data("\(names.count) \(request.value(forHTTPHeaderField: "Authorization") ?? "none")".utf8), stubResponse(for: request))
@@ -170,11 +199,12 @@ struct AuthenticationTests {
         )
         var request = URLRequest(url: URL(string: "https://api.example.com/me")!)
         request.allHTTPHeaderFields = ["authorization": "Bearer old", "Accept": "application/json"]
-        let transport = NetworkSession(sending: headers).transport(with: .authenticated(by: auth))
+        let transport = shape.session(sending: headers).transport(with: .authenticated(by: auth))
         #expect(try await transport(request).0 == Data("1 Bearer s3cr3t".utf8))
     }
 
-    @Test func aCredentialWithALineBreakIsNeverSent() async throws {
+    @Test(arguments: Shape.allCases)
+    func aCredentialWithALineBreakIsNeverSent(_ shape: Shape) async throws {
         let echo = stubTransport { request in
             (Data((request.value(forHTTPHeaderField: "Authorization") ?? "none").utf8), stubResponse(for: request))
         }
@@ -182,11 +212,12 @@ struct AuthenticationTests {
             store: CredentialStore(.bearer("s3cr3t\r\nX-Injected: 1")),
             allowedOrigins: [Origin(scheme: "https", host: "api.example.com", port: 443)]
         )
-        let transport = NetworkSession(sending: echo).transport(with: .authenticated(by: auth))
+        let transport = shape.session(sending: echo).transport(with: .authenticated(by: auth))
         #expect(try await transport(URLRequest(url: URL(string: "https://api.example.com/me")!)).0 == Data("none".utf8))
     }
 
-    @Test func theTokenNeverFollowsARedirectToAnotherOrigin() async throws {
+    @Test(arguments: Shape.allCases)
+    func theTokenNeverFollowsARedirectToAnotherOrigin(_ shape: Shape) async throws {
         let other = try LoopbackServer { request in
             .text("authorization=\(request.header("Authorization") ?? "none") cookie=\(request.header("Cookie") ?? "none")")
         }
@@ -197,7 +228,7 @@ struct AuthenticationTests {
         }
         defer { allowed.stop() }
         let auth = Authenticator(store: CredentialStore(.bearer("s3cr3t")), allowedOrigins: [Origin(url: allowed.baseURL)!])
-        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth))
+        let transport = shape.loopbackSession().transport(with: .authenticated(by: auth))
         var request = URLRequest(url: allowed.url(for: "/go"))
         request.setValue("session=abc", forHTTPHeaderField: "Cookie")
         let (data, _) = try await transport(request)
@@ -223,8 +254,8 @@ struct AuthenticationTests {
         return (api, auth)
     }
 
-    @Test(arguments: [307, 302])
-    func a401FromAnotherOriginAfterARedirectNeverRefreshesAndReachesTheCallerAsAStatusError(status: Int) async throws {
+    @Test(arguments: Shape.allCases, [307, 302])
+    func a401FromAnotherOriginAfterARedirectNeverRefreshesAndReachesTheCallerAsAStatusError(_ shape: Shape, status: Int) async throws {
         let elsewhere = try LoopbackServer { _ in
             .text("sign in at elsewhere", status: 401, headers: [.init("WWW-Authenticate", "Bearer realm=\"elsewhere\"")])
         }
@@ -233,7 +264,7 @@ struct AuthenticationTests {
         let store = CredentialStore(.bearer("s3cr3t"))
         let (api, auth) = try redirectingAPI(to: elsewhere, status: status, refreshes: refreshes, store: store)
         defer { api.stop() }
-        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth), .retry(), .validatingStatus())
+        let transport = shape.loopbackSession().transport(with: .authenticated(by: auth), .retry(), .validatingStatus())
         for _ in 0..<4 {
             let error = await #expect(throws: HTTPStatusError.self) {
                 try await Future { try await transport(URLRequest(url: api.url(for: "/go"))) }.value(within: .seconds(30))
@@ -247,15 +278,15 @@ struct AuthenticationTests {
         #expect(landed.header("Authorization") == nil)
     }
 
-    @Test(arguments: [307, 302])
-    func a401FromAnotherOriginAfterARedirectIsReturnedAsItCameWithoutStatusValidation(status: Int) async throws {
+    @Test(arguments: Shape.allCases, [307, 302])
+    func a401FromAnotherOriginAfterARedirectIsReturnedAsItCameWithoutStatusValidation(_ shape: Shape, status: Int) async throws {
         let elsewhere = try LoopbackServer { _ in .text("not yours", status: 401) }
         defer { elsewhere.stop() }
         let refreshes = Counter()
         let store = CredentialStore(.bearer("s3cr3t"))
         let (api, auth) = try redirectingAPI(to: elsewhere, status: status, refreshes: refreshes, store: store)
         defer { api.stop() }
-        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth))
+        let transport = shape.loopbackSession().transport(with: .authenticated(by: auth))
         let (data, response) = try await Future { try await transport(URLRequest(url: api.url(for: "/go"))) }.value(within: .seconds(30))
         let http = try #require(response as? HTTPURLResponse)
         #expect(http.statusCode == 401)
@@ -265,7 +296,8 @@ struct AuthenticationTests {
         #expect(await store.credential == .bearer("s3cr3t"))
     }
 
-    @Test func a401FromTheAllowedOriginAfterARedirectWithinItStillRefreshesOnce() async throws {
+    @Test(arguments: Shape.allCases)
+    func a401FromTheAllowedOriginAfterARedirectWithinItStillRefreshesOnce(_ shape: Shape) async throws {
         let refreshes = Counter()
         let api = try LoopbackServer { request in
             switch (request.path, request.header("Authorization")) {
@@ -284,14 +316,15 @@ struct AuthenticationTests {
             },
             clock: TestClock()
         )
-        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth), .validatingStatus())
+        let transport = shape.loopbackSession().transport(with: .authenticated(by: auth), .validatingStatus())
         let (data, _) = try await Future { try await transport(URLRequest(url: api.url(for: "/go"))) }.value(within: .seconds(30))
         #expect(data == Data("hello".utf8))
         #expect(refreshes.value == 1)
         #expect(await store.credential == .bearer("fresh"))
     }
 
-    @Test func capturingCredentialStoresALoginsToken() async throws {
+    @Test(arguments: Shape.allCases)
+    func capturingCredentialStoresALoginsToken(_ shape: Shape) async throws {
         let server = try LoopbackServer { request in
             request.path == "/login" ? .json(#"{"token":"from-login"}"#) : .text(request.header("Authorization") ?? "none")
         }
@@ -299,7 +332,7 @@ struct AuthenticationTests {
         struct Login: Decodable { let token: String }
         let store = CredentialStore()
         let auth = Authenticator(store: store, allowedOrigins: [Origin(url: server.baseURL)!])
-        let transport = makeTestNetworkSession().transport(
+        let transport = shape.loopbackSession().transport(
             with: .capturingCredential(into: store) { request, data, _ in
                 request.url?.path == "/login" ? .bearer(try JSONDecoder().decode(Login.self, from: data).token) : nil
             },
@@ -312,7 +345,8 @@ struct AuthenticationTests {
         #expect(try await transport(URLRequest(url: server.url(for: "/me"))).0 == Data("Bearer from-login".utf8))
     }
 
-    @Test func aRequestSentWhileSignedOutNeverRefreshesAndARefreshNeverUndoesASignOut() async throws {
+    @Test(arguments: Shape.allCases)
+    func aRequestSentWhileSignedOutNeverRefreshesAndARefreshNeverUndoesASignOut(_ shape: Shape) async throws {
         let server = try makeProtectedServer(valid: { "fresh" })
         defer { server.stop() }
         let refreshes = Counter()
@@ -325,7 +359,7 @@ struct AuthenticationTests {
             }
         )
         let session = makeTestSession().transport
-        let transport = NetworkSession(sending: session).transport(with: .authenticated(by: auth))
+        let transport = shape.session(sending: session).transport(with: .authenticated(by: auth))
         let (_, signedOut) = try await transport(URLRequest(url: server.url(for: "/")))
         #expect((signedOut as? HTTPURLResponse)?.statusCode == 401)
         #expect(refreshes.value == 0)
@@ -337,11 +371,149 @@ struct AuthenticationTests {
             await store.store(nil)
             return answer
         }
-        let (_, response) = try await NetworkSession(sending: signingOut).transport(with: .authenticated(by: auth))(
+        let (_, response) = try await shape.session(sending: signingOut).transport(with: .authenticated(by: auth))(
             URLRequest(url: server.url(for: "/")))
         #expect((response as? HTTPURLResponse)?.statusCode == 401)
         #expect(refreshes.value == 0)
         #expect(await store.credential == nil)
+    }
+
+    // MARK: - The direct form
+
+    @Test func aRequestWithTheStoredCredentialGoesOutOnTheCallersThreadWithNoTask() async throws {
+        let seen = Collected<String>()
+        let base: DirectTransport = { request, _ in
+            let inTask = withUnsafeCurrentTask { $0 != nil }
+            seen.append("\(request.value(forHTTPHeaderField: "Authorization") ?? "none") in task: \(inTask)")
+            return Future(value: (Data("ok".utf8), stubResponse(for: request)))
+        }
+        let auth = Authenticator(
+            store: CredentialStore(.bearer("s3cr3t")), allowedOrigins: [Origin(scheme: "https", host: "api.example.com", port: 443)]
+        )
+        let stack = Composer.stack([.authenticated(by: auth)], over: { _ in throw CancellationError() }, direct: base)
+        let direct = try #require(stack.direct)
+        let answered = Promise<Data>()
+        DispatchQueue.global().async {
+            direct(URLRequest(url: URL(string: "https://api.example.com/me")!), RequestContext()).observe {
+                answered.complete(with: $0.map(\.0))
+            }
+        }
+        #expect(try await answered.value(within: .seconds(30)) == Data("ok".utf8))
+        #expect(seen.values == ["Bearer s3cr3t in task: false"])
+    }
+
+    @Test(arguments: Shape.allCases)
+    func cancellingDuringTheRefreshEndsAtOnceAndSendsNothingMore(_ shape: Shape) async throws {
+        let sent = Counter()
+        let refused = stubTransport { request in
+            sent.increment()
+            return (Data(), stubResponse(for: request, status: 401))
+        }
+        let began = Promise<Void>()
+        let gate = Promise<Void>()
+        let store = CredentialStore(.bearer("stale"))
+        let auth = Authenticator(
+            store: store, allowedOrigins: [Origin(scheme: "https", host: "api.example.com", port: 443)],
+            refresh: { _ in
+                began.resolve()
+                try await gate.value
+                return .bearer("fresh")
+            }
+        )
+        defer { gate.resolve() }
+        let send = shape.session(sending: refused).networking(with: .authenticated(by: auth))
+        let call = send(Endpoint(baseURL: URL(string: "https://api.example.com/me")!))
+        try await began.value(within: .seconds(30))
+        call.cancel()
+        #expect(await call.result(within: .seconds(5)).failure is CancellationError)
+        gate.resolve()
+        // The refresh goes on for others and is kept; the caller that left sends nothing more.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while await store.credential != .bearer("fresh"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(await store.credential == .bearer("fresh"))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(sent.value == 1)
+    }
+
+    @Test(arguments: Shape.allCases)
+    func theRefreshRunsWithAContextOfItsOwnAndTheResentRequestWithTheCallers(_ shape: Shape) async throws {
+        let sentWith = Collected<UUID?>()
+        let protected = stubTransport { request in
+            sentWith.append(RequestContext.current.id)
+            let status = request.value(forHTTPHeaderField: "Authorization") == "Bearer fresh" ? 200 : 401
+            return (Data(), stubResponse(for: request, status: status))
+        }
+        let refreshedWith = Collected<UUID?>()
+        let auth = Authenticator(
+            store: CredentialStore(.bearer("stale")), allowedOrigins: [Origin(scheme: "https", host: "api.example.com", port: 443)],
+            refresh: { _ in
+                refreshedWith.append(RequestContext.current.id)
+                return .bearer("fresh")
+            }
+        )
+        let transport = shape.session(sending: protected).transport(with: .authenticated(by: auth))
+        let id = UUID()
+        let (_, response) = try await RequestContext.withID(id) {
+            try await transport(URLRequest(url: URL(string: "https://api.example.com/me")!))
+        }
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(sentWith.values == [id, id])
+        #expect(refreshedWith.values == [nil])
+    }
+
+    @Test func aRefreshedCallOnThePackagesSessionCompletesOutsideAnyTask() async throws {
+        let server = try makeProtectedServer(valid: { "fresh" })
+        defer { server.stop() }
+        let auth = Authenticator(
+            store: CredentialStore(.bearer("stale")), allowedOrigins: [Origin(url: server.baseURL)!],
+            refresh: { _ in .bearer("fresh") }, clock: TestClock()
+        )
+        let send = makeTestNetworkSession().networking(
+            with: .numbered(), .authenticated(by: auth), .retry(), .timeout(after: .seconds(30)), .validatingStatus())
+        let outsideTask = Collected<Bool>()
+        for path in ["/refreshed", "/fresh"] {
+            let future = send(Endpoint(baseURL: server.baseURL, path: path)).map { data in
+                outsideTask.append(withUnsafeCurrentTask { $0 == nil })
+                return data
+            }
+            #expect(try await future.value(within: .seconds(30)) == Data("hello \(path)".utf8))
+        }
+        #expect(outsideTask.values == [true, true])
+        #expect(server.requestCount == 3)
+    }
+
+    @Test func callsCancelledAtRandomMomentsOfTheirRequestsAndRefreshesEachEndOnce() async throws {
+        // Each path's first request is refused, so that a call is cancelled during its first
+        // request, its refresh, or its second request.
+        let seen = Collected<String>()
+        let server = try LoopbackServer { request in
+            seen.append(request.path)
+            return seen.values.filter { $0 == request.path }.count == 1 ? .text("expired", status: 401) : .text("ok")
+        }
+        defer { server.stop() }
+        let refreshes = Counter()
+        let auth = Authenticator(
+            store: CredentialStore(.bearer("t0")), allowedOrigins: [Origin(url: server.baseURL)!],
+            refresh: { _ in .bearer("t\(refreshes.increment())") }, refreshLimit: 1_000
+        )
+        let send = NetworkSession(configuration: .default).networking(with: .authenticated(by: auth), .validatingStatus())
+        let outcomes = StressOutcomes()
+        try await withWatchdog(seconds: 300, "200 authenticated calls cancelled at random moments") {
+            for index in 0..<200 {
+                let future = send(Endpoint(baseURL: server.baseURL, path: "/\(index)"))
+                outcomes.started += 1
+                if index % 4 != 0 {
+                    try await Task.sleep(nanoseconds: UInt64.random(in: 0...1_000) * 1_000)
+                }
+                future.cancel()
+                outcomes.record(await Result { try await future.timeout(after: .seconds(60)).value })
+            }
+        }
+        #expect(outcomes.unexpected.isEmpty, "\(outcomes.unexpected.prefix(3))")
+        #expect(outcomes.ended == outcomes.started)
+        #expect(outcomes.cancelled > 0)
     }
 
     // MARK: - Several users and sign-out
@@ -375,7 +547,8 @@ struct AuthenticationTests {
         )
     }
 
-    @Test func aSignOutDuringARefreshWinsAndEveryWaiterReturnsItsUnauthorizedAnswer() async throws {
+    @Test(arguments: Shape.allCases)
+    func aSignOutDuringARefreshWinsAndEveryWaiterReturnsItsUnauthorizedAnswer(_ shape: Shape) async throws {
         let server = try makeUsersServer()
         defer { server.stop() }
         let store = CredentialStore(.bearer("A-stale"))
@@ -383,7 +556,7 @@ struct AuthenticationTests {
         let gate = Promise<Void>()
         let refreshes = Counter()
         let auth = gatedAuthenticator(store, for: server, began: began, gate: gate, refreshes: refreshes)
-        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth))
+        let transport = shape.loopbackSession().transport(with: .authenticated(by: auth))
 
         let waiting = (0..<3).map { _ in Task { try await transport(URLRequest(url: server.url(for: "/me"))) } }
         try await began.value(within: .seconds(30))
@@ -403,7 +576,8 @@ struct AuthenticationTests {
         #expect(server.requestCount == 4)  // three first attempts, none retried, and `after`
     }
 
-    @Test func aSignInDuringARefreshWinsAndTheWaitersGoOutWithTheNewCredential() async throws {
+    @Test(arguments: Shape.allCases)
+    func aSignInDuringARefreshWinsAndTheWaitersGoOutWithTheNewCredential(_ shape: Shape) async throws {
         let server = try makeUsersServer()
         defer { server.stop() }
         let store = CredentialStore(.bearer("A-stale"))
@@ -411,7 +585,7 @@ struct AuthenticationTests {
         let gate = Promise<Void>()
         let refreshes = Counter()
         let auth = gatedAuthenticator(store, for: server, began: began, gate: gate, refreshes: refreshes)
-        let transport = makeTestNetworkSession().transport(with: .authenticated(by: auth))
+        let transport = shape.loopbackSession().transport(with: .authenticated(by: auth))
 
         let waiting = Task { try await transport(URLRequest(url: server.url(for: "/me"))) }
         try await began.value(within: .seconds(30))
