@@ -142,7 +142,7 @@ final class ThrottleQueue: @unchecked Sendable {
     /// Gives back a slot for `host`, and resumes (or starts) the callers that may now go, on
     /// this thread.
     func release(_ host: ThrottleHost) {
-        let granted: [Resumption] = lock.withLock {
+        let granted: [Resumption]? = lock.withLock {
             inFlight -= 1
             if maxPerHost != nil {
                 let remaining = (inFlightByHost[host] ?? 1) - 1
@@ -154,10 +154,11 @@ final class ThrottleQueue: @unchecked Sendable {
                 if !queues.isEmpty {
                     queues.removeAll()
                 }
-                return []
+                return nil
             }
             return grantFreedSlots()
         }
+        guard let granted else { return }
         for resumption in granted {
             resumption.resume()
         }
