@@ -22,8 +22,9 @@ extension Composer {
     /// // Ten views asking for the same product at once make one request.
     /// ```
     ///
-    /// The first of the identical requests makes the call itself, in its own task, so a
-    /// request with nothing to share costs no task and no thread hop. Cancelling a caller
+    /// The first of the identical requests makes the call itself, so a request with nothing to
+    /// share costs no task and no thread hop; it needs no task at all on the direct path
+    /// (``NetworkSession/networking(with:)-(Composer...)``). Cancelling a caller
     /// that waits for another's call resumes it at once with `CancellationError`; the call
     /// goes on for the others. Cancelling the caller that makes the call cancels it; if it
     /// then fails, the callers waiting for it make it again (one of them goes upstream, the
@@ -59,8 +60,14 @@ extension Composer {
     /// - Returns: The composer.
     /// - Note: The order rules of ``deduplicated(matching:includingUnsafeMethods:)`` apply.
     public static func deduplicated(by deduplicator: RequestDeduplicator) -> Composer {
-        Composer(at: .deduplication) { next in
-            { request in try await deduplicator.send(request, through: next) }
-        }
+        Composer(
+            at: .deduplication,
+            { next in
+                { request in try await deduplicator.send(request, through: next) }
+            },
+            direct: { next in
+                { request, context in deduplicator.send(request, context: context, through: next) }
+            }
+        )
     }
 }

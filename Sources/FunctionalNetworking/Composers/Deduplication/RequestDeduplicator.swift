@@ -1,4 +1,5 @@
 import Foundation
+import Futures
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -20,9 +21,9 @@ import FoundationNetworking
 /// deduplicator.inFlightCount   // distinct upstream calls running now
 /// ```
 ///
-/// The first caller of an upstream call makes it in its own task (a request with nothing to
-/// share costs no task, no continuation and no thread hop); identical requests that come
-/// while it runs wait for it. Cancellation follows from that:
+/// The first caller of an upstream call makes it itself (a request with nothing to share costs
+/// no task, no continuation and no thread hop; on the direct path, no task at all); identical
+/// requests that come while it runs wait for it. Cancellation follows from that:
 ///
 /// - A waiting caller that is cancelled is resumed at once with `CancellationError`; the call
 ///   goes on for the others.
@@ -100,13 +101,35 @@ public final class RequestDeduplicator: Sendable {
     /// - Throws: The shared call's error; `CancellationError` when this caller is cancelled
     ///   while it waits for another caller's call.
     func send(_ request: URLRequest, through next: @escaping Transport) async throws -> (Data, URLResponse) {
-        // A download's body goes to its caller's own file, a stream's to its reader: never shared.
         let context = RequestContext.current
-        guard !context.isDownload, !context.isStreamed, includesUnsafeMethods || RequestKey.method(of: request).isSafe,
-            let key = RequestKey(request, headers: headers, credentials: carriers)
-        else {
+        guard let key = sharedKey(of: request, context: context) else {
             return try await next(request)
         }
         return try await flights.send(request, key: key, context: context, through: next)
+    }
+
+    /// The direct form of ``send(_:through:)``: the future of the shared call's answer, or of
+    /// `next`'s own for a request that is never shared.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: The caller's context: passed on to `next` for a request that is not shared;
+    ///     a shared call runs in a context of its own.
+    ///   - next: The transport that sends it.
+    /// - Returns: The future of the data and response.
+    func send(_ request: URLRequest, context: RequestContext, through next: @escaping DirectTransport) -> Future<(Data, URLResponse)> {
+        guard let key = sharedKey(of: request, context: context) else {
+            return next(request, context)
+        }
+        return flights.send(request, key: key, context: context, through: next)
+    }
+
+    /// The key `request` shares calls by, or `nil` when it goes to `next` on its own.
+    private func sharedKey(of request: URLRequest, context: RequestContext) -> RequestKey? {
+        // A download's body goes to its caller's own file, a stream's to its reader: never shared.
+        guard !context.isDownload, !context.isStreamed, includesUnsafeMethods || RequestKey.method(of: request).isSafe else {
+            return nil
+        }
+        return RequestKey(request, headers: headers, credentials: carriers)
     }
 }

@@ -16,7 +16,9 @@ extension Composer {
     /// ```
     ///
     /// A slot is freed when the request finishes, fails or is cancelled; a waiting request that
-    /// is cancelled leaves the queue at once and throws `CancellationError`.
+    /// is cancelled leaves the queue at once and throws `CancellationError`. It needs no task:
+    /// on the direct path (``NetworkSession/networking(with:)-(Composer...)``) a request that
+    /// must wait is started by the request that frees its slot, on that request's thread.
     ///
     /// - Parameters:
     ///   - maxConcurrent: The most requests in flight at once; values below 1 count as 1.
@@ -44,8 +46,14 @@ extension Composer {
     /// - Returns: The composer.
     /// - Note: The order rules of ``throttled(maxConcurrent:perHost:)`` apply.
     public static func throttled(by throttle: RequestThrottle) -> Composer {
-        Composer(at: .throttling) { next in
-            { request in try await throttle.send(request, through: next) }
-        }
+        Composer(
+            at: .throttling,
+            { next in
+                { request in try await throttle.send(request, through: next) }
+            },
+            direct: { next in
+                { request, context in throttle.send(request, context: context, through: next) }
+            }
+        )
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Futures
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -68,11 +69,73 @@ public final class RequestThrottle: Sendable {
     /// - Throws: What `next` throws; `CancellationError` when the task is cancelled before
     ///   the request is sent.
     func send(_ request: URLRequest, through next: @escaping Transport) async throws -> (Data, URLResponse) {
-        let host = maxPerHost == nil ? ThrottleHost.anyHost : ThrottleHost(request.url)
+        let host = host(of: request)
         try await queue.acquire(host)
         defer { queue.release(host) }
         // Cancelled just as the slot came free: do not start a request nobody waits for.
         try Task.checkCancellation()
         return try await next(request)
+    }
+
+    /// The direct form of ``send(_:through:)``: with a free slot, `next` starts at once, on this
+    /// thread; otherwise the call waits in the same queue as awaiting callers, and `next` starts
+    /// on the thread that frees its slot. Cancelling the returned future takes a waiting call
+    /// out of the queue, or cancels the running one and frees its slot.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: The call's context, passed on to `next`.
+    ///   - next: The transport that sends it.
+    /// - Returns: The future of what `next` gives.
+    func send(
+        _ request: URLRequest, context: RequestContext, through next: @escaping DirectTransport
+    ) -> Future<(Data, URLResponse)> {
+        let host = host(of: request)
+        if queue.takeIfFree(host) {
+            return running(next(request, context), holding: host)
+        }
+        let promise = Promise<(Data, URLResponse)>()
+        let start: @Sendable () -> Void = { [self] in
+            // Cancelled just as the slot came free: do not start a request nobody waits for.
+            guard promise.isPending else {
+                queue.release(host)
+                return
+            }
+            follow(next(request, context), holding: host, into: promise)
+        }
+        guard let id = queue.enqueue(host, start: start) else {
+            return running(next(request, context), holding: host)  // a slot came free meanwhile
+        }
+        promise.onCancel { [queue] in queue.withdraw(id) }
+        return promise
+    }
+
+    /// The host a request counts against: one for all when there is no limit per host.
+    private func host(of request: URLRequest) -> ThrottleHost {
+        maxPerHost == nil ? ThrottleHost.anyHost : ThrottleHost(request.url)
+    }
+
+    /// `answer`, made while holding a slot for `host`: the slot is freed when it completes or
+    /// is cancelled.
+    private func running(_ answer: Future<(Data, URLResponse)>, holding host: ThrottleHost) -> Future<(Data, URLResponse)> {
+        guard answer.isPending else {
+            queue.release(host)  // answered at once
+            return answer
+        }
+        let promise = Promise<(Data, URLResponse)>()
+        follow(answer, holding: host, into: promise)
+        return promise
+    }
+
+    /// Completes `promise` with `answer`'s result once the slot for `host` is freed; cancelling
+    /// `promise` cancels `answer`, which so completes and frees the slot (once, either way).
+    private func follow(
+        _ answer: Future<(Data, URLResponse)>, holding host: ThrottleHost, into promise: Promise<(Data, URLResponse)>
+    ) {
+        answer.observe { [queue] result in
+            queue.release(host)
+            promise.complete(with: result)
+        }
+        promise.onCancel { answer.cancel() }
     }
 }

@@ -1,26 +1,45 @@
 import Foundation
 
-/// The slots of a ``RequestThrottle`` and the callers waiting for one.
+/// The slots of a ``RequestThrottle`` and the callers waiting for one, awaited and direct alike.
 ///
 /// A caller takes a slot at once when both the overall limit and its host's limit allow it;
-/// otherwise it suspends on a continuation in its host's first-in, first-out queue. Whenever a
-/// slot is given back, the longest-waiting caller that may go (whose host is under its limit) is
-/// resumed, so callers waiting only for a busy host do not hold back callers for other hosts.
-/// Nothing polls: every change happens under the lock, when a caller arrives, leaves or gives a
-/// slot back.
+/// otherwise it waits in its host's first-in, first-out queue: an awaiting caller suspends on a
+/// continuation, a caller on the direct path leaves the work to start once it has a slot. Both
+/// kinds wait in the same queues, in one order. Whenever a slot is given back, the
+/// longest-waiting caller that may go (whose host is under its limit) is resumed or started, on
+/// the thread that gave the slot back, so callers waiting only for a busy host do not hold back
+/// callers for other hosts. Nothing polls: every change happens under the lock, when a caller
+/// arrives, leaves or gives a slot back.
 ///
 /// A cancelled caller is removed at once: it is dropped from the table of waiters (its id stays
-/// in its host's queue and is skipped when reached) and resumed with `CancellationError`.
+/// in its host's queue and is skipped when reached); an awaiting one is resumed with
+/// `CancellationError`.
 ///
 /// - Note: Owns a lock that guards all of its state, hence `@unchecked Sendable`.
 final class ThrottleQueue: @unchecked Sendable {
     typealias Continuation = CheckedContinuation<Void, any Error>
 
+    /// How a waiting caller is told that it holds a slot.
+    enum Resumption {
+        /// An awaiting caller: its continuation is resumed.
+        case task(Continuation)
+        /// A caller on the direct path: its work starts, on the thread that freed the slot.
+        case direct(@Sendable () -> Void)
+
+        /// Tells the caller it holds its slot; never with the lock held.
+        func resume() {
+            switch self {
+            case .task(let continuation): continuation.resume()
+            case .direct(let start): start()
+            }
+        }
+    }
+
     private struct Waiter {
         let host: ThrottleHost
         /// Arrival order over all hosts, to pick the oldest among the queues' heads.
         let sequence: UInt64
-        let continuation: Continuation
+        let resumption: Resumption
     }
 
     let maxConcurrent: Int
@@ -75,14 +94,55 @@ final class ThrottleQueue: @unchecked Sendable {
                 enqueue(id: id, host: host, continuation: continuation)
             }
         } onCancel: {
-            let continuation = lock.withLock { waiting.removeValue(forKey: id)?.continuation }
-            continuation?.resume(throwing: CancellationError())
+            if case .task(let continuation) = withdraw(id) {
+                continuation.resume(throwing: CancellationError())
+            }
         }
     }
 
-    /// Gives back a slot for `host`, and resumes the callers that may now go.
+    /// Takes a slot for `host` if both limits allow it now.
+    ///
+    /// - Returns: Whether the caller holds a slot; it must give it back with ``release(_:)``.
+    func takeIfFree(_ host: ThrottleHost) -> Bool {
+        lock.withLock {
+            guard hasRoom(for: host) else { return false }
+            take(host)
+            return true
+        }
+    }
+
+    /// For a caller on the direct path: takes a slot for `host` if one has come free, or queues
+    /// `start` to run once the caller holds one (on the thread that frees it, never with the
+    /// lock held).
+    ///
+    /// - Returns: `nil` when the caller holds a slot now (`start` will not run); otherwise the
+    ///   caller's id, for ``withdraw(_:)``.
+    func enqueue(_ host: ThrottleHost, start: @escaping @Sendable () -> Void) -> UInt64? {
+        lock.withLock {
+            if hasRoom(for: host) {
+                take(host)
+                return nil
+            }
+            lastID += 1
+            waiting[lastID] = Waiter(host: host, sequence: lastID, resumption: .direct(start))
+            queues[host, default: ThrottleFIFO()].append(lastID)
+            return lastID
+        }
+    }
+
+    /// Removes the caller `id` from the queue if it still waits, holding no slot.
+    ///
+    /// - Returns: How it would have been told, for the caller to resume it; `nil` when it was
+    ///   no longer waiting (it holds a slot, or left already).
+    @discardableResult
+    func withdraw(_ id: UInt64) -> Resumption? {
+        lock.withLock { waiting.removeValue(forKey: id)?.resumption }
+    }
+
+    /// Gives back a slot for `host`, and resumes (or starts) the callers that may now go, on
+    /// this thread.
     func release(_ host: ThrottleHost) {
-        let granted: [Continuation] = lock.withLock {
+        let granted: [Resumption]? = lock.withLock {
             inFlight -= 1
             if maxPerHost != nil {
                 let remaining = (inFlightByHost[host] ?? 1) - 1
@@ -94,12 +154,13 @@ final class ThrottleQueue: @unchecked Sendable {
                 if !queues.isEmpty {
                     queues.removeAll()
                 }
-                return []
+                return nil
             }
             return grantFreedSlots()
         }
-        for continuation in granted {
-            continuation.resume()
+        guard let granted else { return }
+        for resumption in granted {
+            resumption.resume()
         }
     }
 
@@ -119,7 +180,7 @@ final class ThrottleQueue: @unchecked Sendable {
             continuation.resume()
             return
         }
-        waiting[id] = Waiter(host: host, sequence: id, continuation: continuation)
+        waiting[id] = Waiter(host: host, sequence: id, resumption: .task(continuation))
         queues[host, default: ThrottleFIFO()].append(id)
         lock.unlock()
     }
@@ -147,9 +208,9 @@ final class ThrottleQueue: @unchecked Sendable {
 
     /// Gives free slots to the longest-waiting callers that may go; the lock must be held.
     ///
-    /// - Returns: The continuations to resume, after the lock is released.
-    private func grantFreedSlots() -> [Continuation] {
-        var granted: [Continuation] = []
+    /// - Returns: How to tell the callers, after the lock is released.
+    private func grantFreedSlots() -> [Resumption] {
+        var granted: [Resumption] = []
         while inFlight < maxConcurrent, let next = oldestWaiterThatMayGo() {
             queues[next.host]?.removeFirst()
             if queues[next.host]?.isEmpty == true {
@@ -157,14 +218,14 @@ final class ThrottleQueue: @unchecked Sendable {
             }
             waiting[next.id] = nil
             take(next.host)
-            granted.append(next.continuation)
+            granted.append(next.resumption)
         }
         return granted
     }
 
     /// The oldest waiter, over the heads of the hosts' queues, whose host is under its limit;
     /// drops the ids of callers that have left on the way. The lock must be held.
-    private func oldestWaiterThatMayGo() -> (id: UInt64, host: ThrottleHost, continuation: Continuation)? {
+    private func oldestWaiterThatMayGo() -> (id: UInt64, host: ThrottleHost, resumption: Resumption)? {
         var oldest: (id: UInt64, host: ThrottleHost, waiter: Waiter)?
         for host in Array(queues.keys) {
             // Moved out of the table so that it is changed in place, not copied.
@@ -180,6 +241,6 @@ final class ThrottleQueue: @unchecked Sendable {
                 oldest = (id, host, waiter)
             }
         }
-        return oldest.map { ($0.id, $0.host, $0.waiter.continuation) }
+        return oldest.map { ($0.id, $0.host, $0.waiter.resumption) }
     }
 }

@@ -40,9 +40,10 @@ struct DeduplicationTests {
         #expect(deduplicator.inFlightCount == 0)
     }
 
-    @Test func postsWithDifferentBodiesAreNeverMerged() async throws {
+    @Test(arguments: Shape.allCases)
+    func postsWithDifferentBodiesAreNeverMerged(_ shape: Shape) async throws {
         let upstream = HeldTransport()
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(includingUnsafeMethods: true))
+        let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(includingUnsafeMethods: true))
 
         let first = Future { try await transport(self.request(.post, body: "a")).0 }
         let second = Future { try await transport(self.request(.post, body: "b")).0 }
@@ -53,10 +54,11 @@ struct DeduplicationTests {
         #expect(try await second.value(within: .seconds(30)) == Data("b".utf8))
     }
 
-    @Test func identicalPostsAreMergedOnlyWhenOptedIn() async throws {
+    @Test(arguments: Shape.allCases)
+    func identicalPostsAreMergedOnlyWhenOptedIn(_ shape: Shape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator(includingUnsafeMethods: true)
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
+        let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let callers = (0..<3).map { _ in Future { try await transport(self.request(.post, body: "same")).0 } }
         try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 3 })
@@ -68,10 +70,11 @@ struct DeduplicationTests {
         #expect(upstream.calls.count == 1)
     }
 
-    @Test func unsafeMethodsPassThroughByDefault() async throws {
+    @Test(arguments: Shape.allCases)
+    func unsafeMethodsPassThroughByDefault(_ shape: Shape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
+        let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let callers = [HTTPMethod.post, .post, .put, .delete, .patch].map { method in
             Future { try await transport(self.request(method, body: "same")).0 }
@@ -85,10 +88,11 @@ struct DeduplicationTests {
         }
     }
 
-    @Test func safeMethodsOtherThanGETAreMerged() async throws {
+    @Test(arguments: Shape.allCases)
+    func safeMethodsOtherThanGETAreMerged(_ shape: Shape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
+        let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let callers = (0..<2).map { _ in Future { try await transport(self.request(.head)).0 } }
         try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 2 })
@@ -99,10 +103,11 @@ struct DeduplicationTests {
         #expect(upstream.calls.count == 1)
     }
 
-    @Test func everyHeaderMattersByDefault() async throws {
+    @Test(arguments: Shape.allCases)
+    func everyHeaderMattersByDefault(_ shape: Shape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
+        let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let json = Future { try await transport(self.request(headers: ["Accept": "application/json"])).0 }
         let html = Future { try await transport(self.request(headers: ["Accept": "text/html"])).0 }
@@ -113,10 +118,11 @@ struct DeduplicationTests {
         _ = try await html.value(within: .seconds(30))
     }
 
-    @Test func ignoredHeadersDoNotKeepRequestsApart() async throws {
+    @Test(arguments: Shape.allCases)
+    func ignoredHeadersDoNotKeepRequestsApart(_ shape: Shape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator(matching: .all(except: ["x-request-id"]))
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
+        let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let callers = (0..<3).map { index in
             Future { try await transport(self.request(headers: ["X-Request-ID": "\(index)", "Accept": "a"])).0 }
@@ -130,10 +136,11 @@ struct DeduplicationTests {
         #expect(upstream.calls.count == 1)
     }
 
-    @Test func onlyTheNamedHeadersMatterWhenTheCallerNamesThem() async throws {
+    @Test(arguments: Shape.allCases)
+    func onlyTheNamedHeadersMatterWhenTheCallerNamesThem(_ shape: Shape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator(matching: .only(["Authorization"]))
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
+        let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let ada = Future { try await transport(self.request(headers: ["Authorization": "ada", "X-A": "1"])).0 }
         let adaAgain = Future { try await transport(self.request(headers: ["authorization": "ada", "X-A": "2"])).0 }
@@ -147,10 +154,11 @@ struct DeduplicationTests {
         #expect(upstream.calls.count == 2)
     }
 
-    @Test func cancellingAWaiterLeavesTheOthersWithTheAnswer() async throws {
+    @Test(arguments: Shape.allCases)
+    func cancellingAWaiterLeavesTheOthersWithTheAnswer(_ shape: Shape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
+        let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let (leader, waiters) = try await startLeaderAndWaiters(2, through: transport, deduplicator, upstream)
         waiters[0].cancel()
@@ -164,10 +172,11 @@ struct DeduplicationTests {
         #expect(upstream.cancellations == 0)
     }
 
-    @Test func aWaiterStillGetsTheAnswerWhenTheLeaderIsCancelledAsTheCallIsMadeAgain() async throws {
+    @Test(arguments: Shape.allCases)
+    func aWaiterStillGetsTheAnswerWhenTheLeaderIsCancelledAsTheCallIsMadeAgain(_ shape: Shape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
+        let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let (leader, waiters) = try await startLeaderAndWaiters(1, through: transport, deduplicator, upstream)
         leader.cancel()
@@ -184,10 +193,11 @@ struct DeduplicationTests {
         #expect(deduplicator.inFlightCount == 0)
     }
 
-    @Test func whenTheLeaderIsCancelledExactlyOneWaiterMakesTheCallAgain() async throws {
+    @Test(arguments: Shape.allCases)
+    func whenTheLeaderIsCancelledExactlyOneWaiterMakesTheCallAgain(_ shape: Shape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
+        let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let (leader, waiters) = try await startLeaderAndWaiters(5, through: transport, deduplicator, upstream)
         leader.cancel()
@@ -203,10 +213,11 @@ struct DeduplicationTests {
         #expect(upstream.calls.count == 2)
     }
 
-    @Test func whenTheNewLeaderIsCancelledTooTheLastWaiterMakesTheCall() async throws {
+    @Test(arguments: Shape.allCases)
+    func whenTheNewLeaderIsCancelledTooTheLastWaiterMakesTheCall(_ shape: Shape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
+        let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let (leader, waiters) = try await startLeaderAndWaiters(1, through: transport, deduplicator, upstream)
         leader.cancel()
@@ -224,6 +235,8 @@ struct DeduplicationTests {
         #expect(upstream.cancellations == 2)
     }
 
+    // Awaited only: a future below cannot answer once it is cancelled, so on the direct path a
+    // cancelled leader's call always fails (see the next test).
     @Test func aLeaderCancelledWhoseCallStillSucceedsSharesItsAnswer() async throws {
         // A transport that ignores cancellation: the call answers all the same.
         let gate = Promise<Void>()
@@ -250,10 +263,40 @@ struct DeduplicationTests {
         #expect(calls.value == 1)
     }
 
-    @Test func cancellingEveryCallerCancelsTheUpstreamCall() async throws {
+    @Test func onTheDirectPathACancelledLeadersCallIsCancelledWithItAndItsWaiterMakesTheCallAgain() async throws {
+        // The same transport as above, which ignores cancellation: the future below is cancelled
+        // all the same, so the call fails, and is the leader's alone.
+        let gate = Promise<Void>()
+        let calls = Counter()
+        let ignoring: Transport = { request in
+            calls.increment()
+            await withCheckedContinuation { (resumed: CheckedContinuation<Void, Never>) in
+                gate.observe { _ in resumed.resume() }
+            }
+            return (Data("answer".utf8), stubResponse(for: request))
+        }
+        let deduplicator = RequestDeduplicator()
+        let transport = directNetworkSession(sending: ignoring).transport(with: .deduplicated(by: deduplicator))
+
+        let leader = Task { try await transport(self.request()).0 }
+        try #require(await TrafficTestSupport.waitUntil { calls.value == 1 })
+        let waiter = Task { try await transport(self.request()).0 }
+        try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 2 })
+        leader.cancel()
+        #expect(await TrafficTestSupport.outcome(of: leader).failure is CancellationError)
+        try #require(await TrafficTestSupport.waitUntil { calls.value == 2 })
+        gate.resolve()
+
+        #expect(try await TrafficTestSupport.outcome(of: waiter).get() == Data("answer".utf8))
+        #expect(calls.value == 2)
+        #expect(deduplicator.inFlightCount == 0)
+    }
+
+    @Test(arguments: Shape.allCases)
+    func cancellingEveryCallerCancelsTheUpstreamCall(_ shape: Shape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
+        let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let (leader, waiters) = try await startLeaderAndWaiters(1, through: transport, deduplicator, upstream)
         waiters[0].cancel()
@@ -273,10 +316,11 @@ struct DeduplicationTests {
         #expect(upstream.calls.count == 2)
     }
 
-    @Test func aCallerCancelledBeforeItJoinsGetsCancellationErrorAndTheCallGoesOn() async throws {
+    @Test(arguments: Shape.allCases)
+    func aCallerCancelledBeforeItJoinsGetsCancellationErrorAndTheCallGoesOn(_ shape: Shape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
+        let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let leader = Task { try await transport(self.request()).0 }
         try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 1 })
@@ -292,14 +336,15 @@ struct DeduplicationTests {
         #expect(upstream.cancellations == 0)
     }
 
-    @Test func callsThatAnswerWithoutSuspendingAreNeverShared() async throws {
+    @Test(arguments: Shape.allCases)
+    func callsThatAnswerWithoutSuspendingAreNeverShared(_ shape: Shape) async throws {
         let calls = Counter()
         let immediate: Transport = { request in
             calls.increment()
             return (Data("now".utf8), stubResponse(for: request))
         }
         let deduplicator = RequestDeduplicator()
-        let transport = NetworkSession(sending: immediate).transport(with: .deduplicated(by: deduplicator))
+        let transport = shape.session(sending: immediate).transport(with: .deduplicated(by: deduplicator))
 
         for _ in 0..<3 {
             #expect(try await transport(request()).0 == Data("now".utf8))
@@ -324,10 +369,11 @@ struct DeduplicationTests {
         #expect(deduplicator.inFlightCount == 0)
     }
 
-    @Test func anErrorIsSharedByAllWaiters() async throws {
+    @Test(arguments: Shape.allCases)
+    func anErrorIsSharedByAllWaiters(_ shape: Shape) async throws {
         let upstream = HeldTransport(failingWith: URLError(.badServerResponse))
         let deduplicator = RequestDeduplicator()
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
+        let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         let callers = (0..<3).map { _ in Future { try await transport(self.request()).0 } }
         try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 3 })
@@ -340,11 +386,12 @@ struct DeduplicationTests {
         #expect(upstream.calls.count == 1)
     }
 
-    @Test func aFinishedCallIsForgottenSoTheNextRequestGoesUpstream() async throws {
+    @Test(arguments: Shape.allCases)
+    func aFinishedCallIsForgottenSoTheNextRequestGoesUpstream(_ shape: Shape) async throws {
         let upstream = HeldTransport()
         upstream.open()
         let deduplicator = RequestDeduplicator()
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
+        let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
 
         _ = try await transport(request())
         _ = try await transport(request())
@@ -352,10 +399,11 @@ struct DeduplicationTests {
         #expect(deduplicator.inFlightCount == 0)
     }
 
-    @Test func requestsWithABodyStreamPassThrough() async throws {
+    @Test(arguments: Shape.allCases)
+    func requestsWithABodyStreamPassThrough(_ shape: Shape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
+        let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
         var streamed = request(.get)
         streamed.httpBodyStream = InputStream(data: Data("x".utf8))
         let sent = streamed
@@ -369,6 +417,123 @@ struct DeduplicationTests {
         }
     }
 
+    @Test(arguments: Shape.allCases)
+    func theSharedCallRunsInAContextOfItsOwnAndEachCallersLimitAppliesToItsAnswer(_ shape: Shape) async throws {
+        let upstream = HeldTransport()
+        let seen = Collected<RequestContext>()
+        let recording: Transport = { request in
+            seen.append(RequestContext.current)
+            return try await upstream.transport(request)
+        }
+        let deduplicator = RequestDeduplicator()
+        let transport = shape.session(sending: recording).transport(with: .deduplicated(by: deduplicator))
+        let limited = RequestContext(id: UUID(), number: 1, maximumResponseSize: 2)
+
+        let small = Task { try await RequestContext.$current.withValue(limited) { try await transport(self.request()).0 } }
+        try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 1 })
+        let large = Task {
+            try await RequestContext.$current.withValue(RequestContext(id: UUID())) { try await transport(self.request()).0 }
+        }
+        try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 2 })
+        upstream.open()
+
+        let error = await TrafficTestSupport.outcome(of: small).failure
+        #expect(error is TransportError, "\(String(describing: error))")
+        #expect(try await TrafficTestSupport.outcome(of: large).get() == Data("GET".utf8))
+        let context = try #require(seen.values.first)
+        #expect(seen.values.count == 1)
+        #expect(context.id == nil && context.number == nil && context.maximumResponseSize == nil)
+    }
+
+    @Test func awaitedAndDirectCallersShareOneCall() async throws {
+        let deduplicator = RequestDeduplicator()
+        for leading in Shape.allCases {
+            // A leader of one shape, and a waiter of each.
+            let upstream = HeldTransport()
+            let transports = Shape.allCases.map { $0.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator)) }
+            let leader = Task { try await transports[leading == .awaited ? 0 : 1](self.request()).0 }
+            try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 1 })
+            let waiters = transports.map { transport in Task { try await transport(self.request()).0 } }
+            try #require(await TrafficTestSupport.waitUntil { deduplicator.waitingCount == 3 })
+            upstream.open()
+            for caller in [leader] + waiters {
+                #expect(try await TrafficTestSupport.outcome(of: caller).get() == Data("GET".utf8))
+            }
+            #expect(upstream.calls.count == 1, "led by the \(leading) shape")
+        }
+        #expect(deduplicator.inFlightCount == 0)
+    }
+
+    @Test func overThePackagesSessionIdenticalCallsShareOneRequestAndCompleteOutsideAnyTask() async throws {
+        let gate = DispatchSemaphore(value: 0)
+        let server = try LoopbackServer { _ in
+            _ = gate.wait(timeout: .now() + 30)
+            return .text("shared")
+        }
+        defer { server.stop() }
+        defer { gate.signal() }
+        let deduplicator = RequestDeduplicator()
+        let send = makeTestNetworkSession().networking(with: .deduplicated(by: deduplicator), .validatingStatus())
+
+        let witnesses = (0..<20).map { _ in TaskWitness() }
+        let futures = witnesses.map { witness in
+            send(Endpoint(baseURL: server.baseURL, path: "/products/7")).map { data in
+                witness.record()
+                return data
+            }
+        }
+        #expect(deduplicator.waitingCount == 20)
+        gate.signal()
+        for future in futures {
+            #expect(try await future.value(within: .seconds(30)) == Data("shared".utf8))
+        }
+        #expect(witnesses.allSatisfy { $0.ranOutsideTask == true })
+        #expect(server.requestCount == 1)
+        #expect(deduplicator.inFlightCount == 0)
+    }
+
+    @Test func directCallersCancelledAtRandomMomentsEachEndOnceAndTheOthersGetTheAnswer() async throws {
+        let server = try LoopbackServer { request in
+            let cacheable = request.path.hasSuffix("cached")
+            return LoopbackServer.Response(headers: cacheable ? [.init("Cache-Control", "max-age=600")] : [], body: Data(request.path.utf8))
+        }
+        defer { server.stop() }
+        let deduplicator = RequestDeduplicator()
+        let send = NetworkSession(configuration: .default).networking(with: .deduplicated(by: deduplicator))
+        let ended = Counter()
+        var (started, cancelledInFlight) = (0, 0)
+        for round in 0..<200 {
+            // Three identical calls; the one that makes the call, one that waits, or both, leave
+            // at a moment between 0 and 1 ms. Every other round the answer may come from the URL
+            // cache.
+            let path = "/\(round % 10)" + (round.isMultiple(of: 2) ? "-cached" : "")
+            let futures = (0..<3).map { _ in send(Endpoint(baseURL: server.baseURL, path: path)) }
+            started += futures.count
+            for future in futures {
+                future.observe { _ in ended.increment() }
+            }
+            try await Task.sleep(nanoseconds: UInt64.random(in: 0...1_000) * 1_000)
+            let leaving: Set<Int> = [[0], [1], [0, 1]][round % 3]
+            for index in leaving {
+                futures[index].cancel()
+            }
+            for (index, future) in futures.enumerated() {
+                let failure = await future.result(within: .seconds(30)).failure
+                if leaving.contains(index) {
+                    #expect(failure == nil || failure is CancellationError, "round \(round): \(String(describing: failure))")
+                    cancelledInFlight += failure == nil ? 0 : 1
+                } else {
+                    #expect(failure == nil, "round \(round), call \(index): \(String(describing: failure))")
+                }
+            }
+        }
+        let expected = started
+        #expect(await TrafficTestSupport.waitUntil { ended.value == expected })
+        #expect(cancelledInFlight > 0)
+        #expect(deduplicator.inFlightCount == 0)
+        #expect(deduplicator.waitingCount == 0)
+    }
+
     @Test func headerSelectionComparesNamesIgnoringCase() {
         #expect(HeaderSelection.all.includes("X-Anything"))
         #expect(!HeaderSelection.all(except: ["X-Request-ID"]).includes("x-request-id"))
@@ -378,12 +543,13 @@ struct DeduplicationTests {
 
     // MARK: - Several users
 
-    @Test func belowAuthenticationASignInDuringAnotherUsersCallIsNeverMerged() async throws {
+    @Test(arguments: Shape.allCases)
+    func belowAuthenticationASignInDuringAnotherUsersCallIsNeverMerged(_ shape: Shape) async throws {
         // Even a selection that ignores Authorization never merges two users' requests.
         let upstream = HeldTransport()
         let store = CredentialStore(.bearer("ada"))
         let auth = Authenticator(store: store, allowedOrigins: [Origin(url: url)!])
-        let transport = NetworkSession(sending: upstream.transport).transport(
+        let transport = shape.session(sending: upstream.transport).transport(
             with: .authenticated(by: auth), .deduplicated(matching: .only(["Accept"])))
 
         let ada = Future { try await transport(self.request()) }
@@ -398,14 +564,15 @@ struct DeduplicationTests {
         #expect(upstream.calls.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer ada", "Bearer bob"])
     }
 
-    @Test func aDeduplicatorSharedByTwoAccountsNeverMergesTheirRequests() async throws {
+    @Test(arguments: Shape.allCases)
+    func aDeduplicatorSharedByTwoAccountsNeverMergesTheirRequests(_ shape: Shape) async throws {
         let upstream = HeldTransport()
         let shared = RequestDeduplicator(matching: .all(except: ["Authorization", "X-API-Key"]))
         let adaAuth = Authenticator(store: CredentialStore(.bearer("ada")), allowedOrigins: [Origin(url: url)!])
         let bobAuth = Authenticator(store: CredentialStore(.bearer("bob")), allowedOrigins: [Origin(url: url)!])
-        let ada = NetworkSession(sending: upstream.transport).transport(with: .authenticated(by: adaAuth), .deduplicated(by: shared))
-        let bob = NetworkSession(sending: upstream.transport).transport(with: .authenticated(by: bobAuth), .deduplicated(by: shared))
-        let keyed = NetworkSession(sending: upstream.transport).transport(with: .deduplicated(by: shared))
+        let ada = shape.session(sending: upstream.transport).transport(with: .authenticated(by: adaAuth), .deduplicated(by: shared))
+        let bob = shape.session(sending: upstream.transport).transport(with: .authenticated(by: bobAuth), .deduplicated(by: shared))
+        let keyed = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: shared))
 
         let calls = [
             Future { try await ada(self.request()) }, Future { try await bob(self.request()) },
@@ -422,10 +589,11 @@ struct DeduplicationTests {
         #expect(upstream.calls.count == 4)
     }
 
-    @Test func cookiesFromTheCookieStorageKeepUsersApart() async throws {
+    @Test(arguments: Shape.allCases)
+    func cookiesFromTheCookieStorageKeepUsersApart(_ shape: Shape) async throws {
         let upstream = HeldTransport()
         let storage = try #require(URLSessionConfiguration.ephemeral.httpCookieStorage)
-        let transport = NetworkSession(sending: upstream.transport).transport(
+        let transport = shape.session(sending: upstream.transport).transport(
             with: .deduplicated(by: RequestDeduplicator(cookieStorage: storage)))
         func signIn(_ user: String) throws {
             storage.cookies?.forEach(storage.deleteCookie)
@@ -444,6 +612,39 @@ struct DeduplicationTests {
     }
 
     // MARK: - Helpers
+
+    /// The two shapes a composer runs in: awaited (`NetworkSession(sending:)`) and direct
+    /// (`directNetworkSession(sending:)`, the composer's direct form).
+    enum Shape: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case awaited, direct
+
+        var testDescription: String { rawValue }
+
+        /// A session over `transport` whose stacks run in this shape.
+        func session(sending transport: @escaping Transport) -> NetworkSession {
+            switch self {
+            case .awaited: NetworkSession(sending: transport)
+            case .direct: directNetworkSession(sending: transport)
+            }
+        }
+    }
+
+    /// Records whether the code that calls ``record()`` ran outside any task.
+    final class TaskWitness: @unchecked Sendable {
+        private let lock = NSLock()
+        private var outside: Bool?
+
+        /// Records whether the caller runs outside any task.
+        func record() {
+            let outsideTask = withUnsafeCurrentTask { $0 == nil }
+            lock.withLock { outside = outsideTask }
+        }
+
+        /// `true` when ``record()`` ran outside any task, `nil` when it did not run.
+        var ranOutsideTask: Bool? {
+            lock.withLock { outside }
+        }
+    }
 
     /// Starts one caller and waits until its call is upstream, then starts `count` identical
     /// callers and waits until they all wait for that call.

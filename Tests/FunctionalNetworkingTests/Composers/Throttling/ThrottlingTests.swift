@@ -60,10 +60,11 @@ struct ThrottlingTests {
         #expect(throttle.inFlightCount == 0)
     }
 
-    @Test func waitingRequestsGoFirstInFirstOut() async throws {
+    @Test(arguments: Shape.allCases)
+    func waitingRequestsGoFirstInFirstOut(_ shape: Shape) async throws {
         let upstream = GatedTransport()
         let throttle = RequestThrottle(maxConcurrent: 1)
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .throttled(by: throttle))
+        let transport = shape.session(sending: upstream.transport).transport(with: .throttled(by: throttle))
 
         let holder = Task { try await transport(Self.request("/held")).0 }
         try #require(await TrafficTestSupport.waitUntil { upstream.paths == ["/held"] })
@@ -81,10 +82,11 @@ struct ThrottlingTests {
         #expect(upstream.paths == ["/held"] + (1...10).map { "/\($0)" })
     }
 
-    @Test func aCancelledWaiterLeavesTheQueueAtOnceAndTheNextGetsTheSlot() async throws {
+    @Test(arguments: Shape.allCases)
+    func aCancelledWaiterLeavesTheQueueAtOnceAndTheNextGetsTheSlot(_ shape: Shape) async throws {
         let upstream = GatedTransport()
         let throttle = RequestThrottle(maxConcurrent: 1)
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .throttled(by: throttle))
+        let transport = shape.session(sending: upstream.transport).transport(with: .throttled(by: throttle))
 
         let holder = Task { try await transport(Self.request("/held")).0 }
         try #require(await TrafficTestSupport.waitUntil { throttle.inFlightCount == 1 })
@@ -105,11 +107,12 @@ struct ThrottlingTests {
         #expect(throttle.waitingCount == 0)
     }
 
-    @Test func aFailedRequestGivesItsSlotBack() async throws {
+    @Test(arguments: Shape.allCases)
+    func aFailedRequestGivesItsSlotBack(_ shape: Shape) async throws {
         let throttle = RequestThrottle(maxConcurrent: 1)
-        let failing = NetworkSession(sending: stubTransport { _ in throw URLError(.notConnectedToInternet) }).transport(
+        let failing = shape.session(sending: stubTransport { _ in throw URLError(.notConnectedToInternet) }).transport(
             with: .throttled(by: throttle))
-        let working = NetworkSession(sending: stubTransport(data: Data("ok".utf8))).transport(with: .throttled(by: throttle))
+        let working = shape.session(sending: stubTransport(data: Data("ok".utf8))).transport(with: .throttled(by: throttle))
 
         await #expect(throws: URLError.self) { try await failing(Self.request("/fails")) }
         #expect(throttle.inFlightCount == 0)
@@ -117,10 +120,11 @@ struct ThrottlingTests {
         #expect(throttle.inFlightCount == 0)
     }
 
-    @Test func aCancelledRequestInFlightGivesItsSlotBack() async throws {
+    @Test(arguments: Shape.allCases)
+    func aCancelledRequestInFlightGivesItsSlotBack(_ shape: Shape) async throws {
         let upstream = GatedTransport()
         let throttle = RequestThrottle(maxConcurrent: 1)
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .throttled(by: throttle))
+        let transport = shape.session(sending: upstream.transport).transport(with: .throttled(by: throttle))
 
         let holder = Task { try await transport(Self.request("/held")).0 }
         try #require(await TrafficTestSupport.waitUntil { upstream.paths == ["/held"] })
@@ -137,10 +141,11 @@ struct ThrottlingTests {
         #expect(throttle.inFlightCount == 0)
     }
 
-    @Test func aRequestWaitingForItsBusyHostDoesNotHoldBackOtherHosts() async throws {
+    @Test(arguments: Shape.allCases)
+    func aRequestWaitingForItsBusyHostDoesNotHoldBackOtherHosts(_ shape: Shape) async throws {
         let upstream = GatedTransport()
         let throttle = RequestThrottle(maxConcurrent: 2, perHost: 1)
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .throttled(by: throttle))
+        let transport = shape.session(sending: upstream.transport).transport(with: .throttled(by: throttle))
 
         let busy = Task { try await transport(Self.request("/a1", host: "a.test")).0 }
         try #require(await TrafficTestSupport.waitUntil { upstream.paths == ["/a1"] })
@@ -157,10 +162,11 @@ struct ThrottlingTests {
         #expect(upstream.paths == ["/a1", "/b1", "/a2"])
     }
 
-    @Test func differentPortsAreDifferentHosts() async throws {
+    @Test(arguments: Shape.allCases)
+    func differentPortsAreDifferentHosts(_ shape: Shape) async throws {
         let upstream = GatedTransport()
         let throttle = RequestThrottle(maxConcurrent: 4, perHost: 1)
-        let transport = NetworkSession(sending: upstream.transport).transport(with: .throttled(by: throttle))
+        let transport = shape.session(sending: upstream.transport).transport(with: .throttled(by: throttle))
 
         let tasks = ["http://h.test:8080/1", "http://h.test:8081/2", "http://H.test:80/3", "http://h.test/4"].map { text in
             Task { try await transport(URLRequest(url: URL(string: text)!)).0 }
@@ -174,6 +180,113 @@ struct ThrottlingTests {
         }
     }
 
+    @Test func awaitedAndDirectCallersWaitInOneQueueInOneOrder() async throws {
+        let upstream = GatedTransport()
+        let throttle = RequestThrottle(maxConcurrent: 1)
+        let transports = Shape.allCases.map { $0.session(sending: upstream.transport).transport(with: .throttled(by: throttle)) }
+
+        let holder = Task { try await transports[0](Self.request("/held")).0 }
+        try #require(await TrafficTestSupport.waitUntil { upstream.paths == ["/held"] })
+        var waiters: [Task<Data, any Error>] = []
+        for index in 1...10 {
+            let transport = transports[index % 2]
+            waiters.append(Task { try await transport(Self.request("/\(index)")).0 })
+            try #require(await TrafficTestSupport.waitUntil { throttle.waitingCount == index })
+        }
+        upstream.open()
+
+        _ = try await TrafficTestSupport.outcome(of: holder).get()
+        for waiter in waiters {
+            _ = try await TrafficTestSupport.outcome(of: waiter).get()
+        }
+        #expect(upstream.paths == ["/held"] + (1...10).map { "/\($0)" })
+        #expect(throttle.inFlightCount == 0)
+    }
+
+    @Test func aCancelledDirectWaiterLeavesTheQueueAtOnceAndSendsNothing() async throws {
+        let upstream = GatedTransport()
+        let throttle = RequestThrottle(maxConcurrent: 1)
+        let send = directNetworkSession(sending: upstream.transport).networking(with: .throttled(by: throttle))
+        let endpoint = { (path: String) in Endpoint(baseURL: URL(string: "https://shop.test")!, path: path) }
+
+        let holder = send(endpoint("/held"))
+        try #require(await TrafficTestSupport.waitUntil { upstream.paths == ["/held"] })
+        let cancelled = send(endpoint("/cancelled"))
+        let next = send(endpoint("/next"))
+        #expect(throttle.waitingCount == 2)
+        cancelled.cancel()
+        #expect(throttle.waitingCount == 1)
+        #expect(cancelled.result?.failure is CancellationError)
+        upstream.open()
+
+        _ = try await holder.value(within: .seconds(30))
+        _ = try await next.value(within: .seconds(30))
+        #expect(upstream.paths == ["/held", "/next"])
+        #expect(throttle.inFlightCount == 0)
+        #expect(throttle.waitingCount == 0)
+    }
+
+    @Test func overThePackagesSessionWaitingRequestsGoAndCompleteOutsideAnyTask() async throws {
+        let server = try LoopbackServer { request in .text(request.path).delayed(by: .milliseconds(20)) }
+        defer { server.stop() }
+        let throttle = RequestThrottle(maxConcurrent: 1)
+        let send = makeTestNetworkSession().networking(with: .throttled(by: throttle), .validatingStatus())
+
+        let witnesses = (0..<4).map { _ in TaskWitness() }
+        let futures = witnesses.enumerated().map { index, witness in
+            send(Endpoint(baseURL: server.baseURL, path: "/\(index)")).map { data in
+                witness.record()
+                return data
+            }
+        }
+        #expect(throttle.waitingCount == 3)
+        for (index, future) in futures.enumerated() {
+            #expect(try await future.value(within: .seconds(30)) == Data("/\(index)".utf8))
+        }
+        #expect(witnesses.map(\.ranOutsideTask) == [true, true, true, true])
+        #expect(server.peakConcurrentRequests == 1)
+        #expect(throttle.inFlightCount == 0)
+    }
+
+    @Test func directCallsCancelledAtRandomMomentsEachEndOnceAndGiveTheirSlotsBack() async throws {
+        let server = try LoopbackServer { request in
+            let cacheable = request.path.hasSuffix("cached")
+            return LoopbackServer.Response(headers: cacheable ? [.init("Cache-Control", "max-age=600")] : [], body: Data(request.path.utf8))
+        }
+        defer { server.stop() }
+        let throttle = RequestThrottle(maxConcurrent: 2, perHost: 1)
+        let send = NetworkSession(configuration: .default).networking(with: .throttled(by: throttle))
+        let ended = Counter()
+        var (started, cancelledInFlight) = (0, 0)
+        for round in 0..<200 {
+            // Three calls to one host, so that two wait; one of them is cancelled at a moment
+            // between 0 and 1 ms. Every other round the answers may come from the URL cache.
+            let suffix = round.isMultiple(of: 2) ? "-cached" : ""
+            let futures = (0..<3).map { index in send(Endpoint(baseURL: server.baseURL, path: "/\(round % 10)-\(index)\(suffix)")) }
+            started += futures.count
+            for future in futures {
+                future.observe { _ in ended.increment() }
+            }
+            try await Task.sleep(nanoseconds: UInt64.random(in: 0...1_000) * 1_000)
+            let cancelled = round % 3
+            futures[cancelled].cancel()
+            for (index, future) in futures.enumerated() {
+                let failure = await future.result(within: .seconds(30)).failure
+                if index == cancelled {
+                    #expect(failure == nil || failure is CancellationError, "round \(round): \(String(describing: failure))")
+                    cancelledInFlight += failure == nil ? 0 : 1
+                } else {
+                    #expect(failure == nil, "round \(round), call \(index): \(String(describing: failure))")
+                }
+            }
+        }
+        let expected = started
+        #expect(await TrafficTestSupport.waitUntil { ended.value == expected })
+        #expect(cancelledInFlight > 0)
+        #expect(throttle.inFlightCount == 0)
+        #expect(throttle.waitingCount == 0)
+    }
+
     @Test func limitsBelowOneCountAsOne() {
         let throttle = RequestThrottle(maxConcurrent: 0, perHost: -3)
         #expect(throttle.maxConcurrent == 1)
@@ -182,6 +295,39 @@ struct ThrottlingTests {
     }
 
     // MARK: - Helpers
+
+    /// The two shapes a composer runs in: awaited (`NetworkSession(sending:)`) and direct
+    /// (`directNetworkSession(sending:)`, the composer's direct form).
+    enum Shape: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case awaited, direct
+
+        var testDescription: String { rawValue }
+
+        /// A session over `transport` whose stacks run in this shape.
+        func session(sending transport: @escaping Transport) -> NetworkSession {
+            switch self {
+            case .awaited: NetworkSession(sending: transport)
+            case .direct: directNetworkSession(sending: transport)
+            }
+        }
+    }
+
+    /// Records whether the code that calls ``record()`` ran outside any task.
+    final class TaskWitness: @unchecked Sendable {
+        private let lock = NSLock()
+        private var outside: Bool?
+
+        /// Records whether the caller runs outside any task.
+        func record() {
+            let outsideTask = withUnsafeCurrentTask { $0 == nil }
+            lock.withLock { outside = outsideTask }
+        }
+
+        /// `true` when ``record()`` ran outside any task, `nil` when it did not run.
+        var ranOutsideTask: Bool? {
+            lock.withLock { outside }
+        }
+    }
 
     private static func request(_ path: String, host: String = "shop.test") -> URLRequest {
         URLRequest(url: URL(string: "https://\(host)\(path)")!)
