@@ -198,7 +198,8 @@ struct ComposerThrottlingDocCommentSamplesTests {
 @Suite("Doc comment samples: RequestThrottle.swift")
 struct RequestThrottleDocCommentSamplesTests {
     @Test func twoStacksShareOneThrottle() async throws {
-        let server = try makeCacheableServer(delay: .milliseconds(300))
+        // Answers slow enough that the queue is still there when it is read again, under load.
+        let server = try makeCacheableServer(delay: .seconds(3))
         let values = try await awaitedSampleLines {
             let throttle = RequestThrottle(maxConcurrent: 8, perHost: 4)
             let images = NetworkSession.shared.transport(with: .throttled(by: throttle))

@@ -112,7 +112,7 @@ struct DirectTransportTests {
     @Test func aStackWithAComposerThatNeedsATaskRunsAwaitedWithTheSameAnswer() async throws {
         let server = try Self.makeServer()
         defer { server.stop() }
-        let send = makeTestNetworkSession().networking(with: .numbered(), .deduplicated(), .validatingStatus())
+        let send = makeTestNetworkSession().networking(with: .numbered(), .cached(in: ResponseCache()), .validatingStatus())
         let witness = TaskWitness()
         let future = send(Endpoint(baseURL: server.baseURL, path: "/product"))
             .map { data in
@@ -128,10 +128,11 @@ struct DirectTransportTests {
         let transport: Transport = { _ in throw CancellationError() }
         let direct: [Composer] = [
             .numbered(), .logged(to: { _ in }), .metrics(into: MetricsRecorder()), .metrics(to: { _ in }), .timeout(after: .seconds(1)),
-            .validatingStatus(),
+            .validatingStatus(), .retry(), .authenticated(by: Authenticator(store: CredentialStore(.bearer("t")), allowedOrigins: [])),
+            .deduplicated(), .throttled(maxConcurrent: 4),
         ]
         #expect(Composer.stack(direct, over: transport, direct: base).direct != nil)
-        #expect(Composer.stack([.numbered(), .retry()], over: transport, direct: base).direct == nil)
+        #expect(Composer.stack([.numbered(), Composer { $0 }], over: transport, direct: base).direct == nil)
         #expect(Composer.stack([.numbered()], over: transport, direct: nil).direct == nil)
     }
 }
