@@ -191,15 +191,17 @@ public final class NetworkSession: Sendable {
     /// let product: Future<Product> = send(.product(withID: 7)).decoded()
     /// ```
     ///
-    /// When every composer is one of the package's that needs no task of its own (`numbered()`,
-    /// `logged(to:)`, `metrics(into:)`, `metrics(to:)`, `validatingStatus()`, `timeout(after:)`),
-    /// a call starts its request on the calling thread and the session's delegate completes the
+    /// When no composer of the stack needs a task of its own (the package's own need none but
+    /// `cached(in:)`, `delayed(by:)`, `cancellable(in:)` and `modifyingRequest(_:)`; a composer
+    /// you make with ``Composer/init(at:_:)`` is awaited), a call starts its request on the
+    /// calling thread and the session's delegate completes the
     /// returned future from the request's last callback: no task, no thread switch, and a caller
     /// that awaits the future resumes once, as with URLSession's own `data(for:)`. Observers
     /// run on the thread that completes the future, as for any future: on the session's
     /// callback thread here, so hand long work elsewhere (`observe(on:_:)`), or await.
-    /// With any other composer in the stack, the call runs in a task of its own, as
-    /// ``networking(from:)`` runs it.
+    /// A retry's wait between attempts and a credential refresh each run in a task of their
+    /// own; the request itself needs none. With any other composer in the stack, it and those
+    /// above it are awaited, in a task per call, as ``networking(from:)`` runs them.
     ///
     /// - Parameter composers: The composers, in any order.
     /// - Returns: A function from endpoints to the futures of their bodies.
