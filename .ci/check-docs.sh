@@ -36,6 +36,7 @@ for module in "${modules[@]}"; do
     swift-symbolgraph-extract \
         -module-name "$module" \
         -I "$modules_dir" \
+        -I .build/debug/CFutex.build \
         -target "$triple" \
         -minimum-access-level public \
         -skip-inherited-docs \
