@@ -3,6 +3,7 @@
 # end to end against nginx on 127.0.0.1 (a server none of this package's code wrote).
 #
 #   bash Benchmarks/nginx-comparison.sh [rounds]     # default: 3 rounds
+#   NGINX_PATHS=raw,package bash Benchmarks/nginx-comparison.sh 3     # only these paths
 #
 # Installs Debian's nginx-light with apt-get when nginx is missing; runs it from a temporary
 # prefix of its own (its own configuration, logs and pid file, on a free port of 127.0.0.1,
@@ -75,4 +76,5 @@ for attempt in $(seq 1 50); do
     sleep 0.1
 done
 echo "nginx $("$nginx" -v 2>&1 | sed 's/.*nginx\///') on 127.0.0.1:$port; $rounds rounds of 1,000 requests per path and mode."
-.build/release/NginxComparison "$port" "$rounds"
+# NGINX_RUNNER, when set, runs the program under another (a profiler: "perf record -g -o run.data").
+${NGINX_RUNNER:-} .build/release/NginxComparison "$port" "$rounds"

@@ -97,7 +97,13 @@ let stack: Path = { index in
     try await stackNetworking(server.endpoint(index)).decoded().value
 }
 
-let paths: [(name: String, path: Path)] = [("raw", raw), ("package", package), ("transport", transport), ("stack", stack)]
+/// Every path, or only those `NGINX_PATHS` names (comma-separated): a profile of one path needs
+/// the others out of the process. Ratios are given when `raw` runs too.
+let paths: [(name: String, path: Path)] = {
+    let all: [(name: String, path: Path)] = [("raw", raw), ("package", package), ("transport", transport), ("stack", stack)]
+    guard let names = ProcessInfo.processInfo.environment["NGINX_PATHS"]?.split(separator: ",").map(String.init) else { return all }
+    return all.filter { names.contains($0.name) }
+}()
 
 /// Seconds to fetch products `range` one after another.
 func sequential(_ path: @escaping Path, range: Range<Int>) async throws -> Double {
