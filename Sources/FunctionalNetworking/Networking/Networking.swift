@@ -29,7 +29,8 @@ public typealias Networking = @Sendable (Endpoint) -> Future<Data>
 /// ``Composer/validatingStatus(_:)`` when it has one (so a stack that accepts 3xx gives a 304's
 /// body), else here, where any status outside 2xx rejects with ``HTTPStatusError``.
 /// Cancelling a returned future cancels its task, and `URLError.cancelled` is reported as
-/// `CancellationError`. A network failure rejects with
+/// `CancellationError`; a call made from a task that is already cancelled fails at once with
+/// `CancellationError` and sends nothing, as URLSession's `data(for:)` does. A network failure rejects with
 /// ``TransportError/networkFailure(_:url:timeout:attempts:)``, which says it in words and keeps
 /// the `URLError`; a status or network error of a retried call says how many attempts were made.
 ///
@@ -43,7 +44,10 @@ public typealias Networking = @Sendable (Endpoint) -> Future<Data>
 /// - Returns: A function from endpoints to the futures of their bodies.
 public func networking(from transport: @escaping Transport) -> Networking {
     { endpoint in
-        Future.startedImmediately { try await sendChecked(endpoint, through: transport).0 }
+        guard !Task.isCancelled else {
+            return Future(error: CancellationError())  // as URLSession's `data(for:)`: nothing is sent
+        }
+        return Future.startedImmediately { try await sendChecked(endpoint, through: transport).0 }
     }
 }
 
@@ -68,6 +72,9 @@ func sendChecked(_ endpoint: Endpoint, through transport: Transport, streamingIn
 /// What ``sendChecked(_:through:streamingInto:)`` does, on a ``DirectTransport``: the future of
 /// the checked body, with no task.
 func checkedCall(_ endpoint: Endpoint, through direct: DirectTransport) -> Future<Data> {
+    guard !Task.isCancelled else {
+        return Future(error: CancellationError())  // as URLSession's `data(for:)`: nothing is sent
+    }
     let request: URLRequest
     do {
         request = try endpoint.urlRequest()

@@ -109,6 +109,21 @@ struct DirectTransportTests {
         #expect(await task.result.failure is CancellationError)
     }
 
+    @Test func aCallFromACancelledTaskFailsWithCancellationErrorAndSendsNothing() async throws {
+        let server = try Self.makeServer()
+        defer { server.stop() }
+        let session = makeTestNetworkSession()
+        for send in [session.networking(), session.networking(with: .numbered()), networking(from: session.transport)] {
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return send(Endpoint(baseURL: server.baseURL, path: "/product"))
+            }
+            let future = await task.value
+            #expect(future.result?.failure is CancellationError)
+        }
+        #expect(server.requestCount == 0)
+    }
+
     @Test func aStackWithAComposerThatNeedsATaskRunsAwaitedWithTheSameAnswer() async throws {
         let server = try Self.makeServer()
         defer { server.stop() }
