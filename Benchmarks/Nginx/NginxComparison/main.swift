@@ -3,11 +3,16 @@
 //
 //     NginxComparison <port> <rounds>
 //
-// Four paths fetch and decode the same 1,000 distinct URLs, one after another and with 32 in
+// Seven paths fetch and decode the same 1,000 distinct URLs, one after another and with 32 in
 // flight:
 // - raw:       URLSession.shared.data(for:) + a status check + JSONDecoder
+// - raw-delegate: the same through a URLSession whose minimal delegate collects the body and
+//              resumes the waiter (what delegate callbacks cost URLSession itself)
 // - package:   NetworkSession.shared.networking() (what URLSession.shared.request runs), then
 //              decoded(), awaited
+// - decoded-after: the package path, its body decoded by the caller after the await (not by
+//              `decoded()` on the thread that completes the future)
+// - no-url-cache: the package path on a session of its own whose configuration has no URL cache
 // - transport: networking(from: NetworkSession.shared.transport), the same through an awaited
 //              transport (a task per request)
 // - stack:     NetworkSession.shared.networking(with:) and the full composer stack
@@ -71,9 +76,73 @@ let raw: Path = { index in
     return try JSONDecoder().decode(Product.self, from: data)
 }
 
+/// The least a URLSession delegate can do: collect each body and resume its waiter when the
+/// task completes, its callbacks run where the session delivers them (an operation queue that
+/// runs each at once, as the package's session does on Linux). It tells what delegate callbacks
+/// cost URLSession itself, whoever handles them.
+final class MinimalDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var waiting: [Int: (body: Data, continuation: CheckedContinuation<(Data, URLResponse), any Error>)] = [:]
+
+    func send(_ request: URLRequest, on session: URLSession) async throws -> (Data, URLResponse) {
+        try await withCheckedThrowingContinuation { continuation in
+            let task = session.dataTask(with: request)
+            lock.withLock { waiting[task.taskIdentifier] = (Data(), continuation) }
+            task.resume()
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.withLock { waiting[dataTask.taskIdentifier]?.body.append(data) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let entry = lock.withLock({ waiting.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let error {
+            entry.continuation.resume(throwing: error)
+        } else if let response = task.response {
+            entry.continuation.resume(returning: (entry.body, response))
+        } else {
+            entry.continuation.resume(throwing: URLError(.badServerResponse))
+        }
+    }
+}
+
+/// An operation queue that runs each operation at once, on the thread that adds it.
+final class InlineQueue: OperationQueue, @unchecked Sendable {
+    override func addOperation(_ block: @escaping @Sendable () -> Void) {
+        block()
+    }
+}
+
+let minimalDelegate = MinimalDelegate()
+let delegateSession = URLSession(
+    configuration: URLSession.shared.configuration, delegate: minimalDelegate, delegateQueue: InlineQueue()
+)
+let rawDelegate: Path = { index in
+    let (data, response) = try await minimalDelegate.send(URLRequest(url: server.url(index)), on: delegateSession)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    guard (200..<300).contains(status) else { throw Failure.status(status) }
+    return try JSONDecoder().decode(Product.self, from: data)
+}
+
 let packageNetworking = NetworkSession.shared.networking()
 let package: Path = { index in
     try await packageNetworking(server.endpoint(index)).decoded().value
+}
+
+/// The package's session with no URL cache: what asking the cache costs each request.
+let uncachedNetworking: Networking = {
+    let configuration = URLSessionConfiguration.default
+    configuration.urlCache = nil
+    return NetworkSession(configuration: configuration).networking()
+}()
+let uncached: Path = { index in
+    try await uncachedNetworking(server.endpoint(index)).decoded().value
+}
+
+let awaitedDecoding: Path = { index in
+    try JSONDecoder().decode(Product.self, from: await packageNetworking(server.endpoint(index)).value)
 }
 
 let transportNetworking = networking(from: NetworkSession.shared.transport)
@@ -100,7 +169,11 @@ let stack: Path = { index in
 /// Every path, or only those `NGINX_PATHS` names (comma-separated): a profile of one path needs
 /// the others out of the process. Ratios are given when `raw` runs too.
 let paths: [(name: String, path: Path)] = {
-    let all: [(name: String, path: Path)] = [("raw", raw), ("package", package), ("transport", transport), ("stack", stack)]
+    let all: [(name: String, path: Path)] = [
+        ("raw", raw), ("raw-delegate", rawDelegate), ("package", package), ("decoded-after", awaitedDecoding), ("no-url-cache", uncached),
+        ("transport", transport),
+        ("stack", stack),
+    ]
     guard let names = ProcessInfo.processInfo.environment["NGINX_PATHS"]?.split(separator: ",").map(String.init) else { return all }
     return all.filter { names.contains($0.name) }
 }()
