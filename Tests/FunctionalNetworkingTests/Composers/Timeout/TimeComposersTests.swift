@@ -41,12 +41,11 @@ struct TimeComposersTests {
         }).transport(with: .timeout(after: .seconds(2), clock: clock))
         let call = Future { try await transport(self.request) }
         try await clock.waitForSleepers(count: 1)
-        let advanced = ContinuousClock.now
         clock.advance(by: .seconds(2))
+        // The work below ends only when the gate opens, after this: an answer at all is the
+        // deadline's, not the work's (a time margin here failed under ThreadSanitizer's load).
         let result = await call.result(within: .seconds(30))
-        let waited = advanced.duration(to: .now)
         #expect((result.failure as? TimeoutError)?.limit == .seconds(2))  // the composer's, not the test's limit
-        #expect(waited < .seconds(5))  // at the deadline, not when the work ends
         stuck.open()
     }
 
