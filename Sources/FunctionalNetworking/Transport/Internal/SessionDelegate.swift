@@ -74,8 +74,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         )
         let id = task.taskIdentifier
         lock.withLock { transfers[id] = transfer }
-        promise.onCancel { [weak self] in
-            self?.end(id, with: .failure(CancellationError()), cancelling: task)
+        // A strong capture: the handler is dropped once the promise completes, and a weak one
+        // would give every session delegate a side table that LeakSanitizer cannot follow.
+        promise.onCancel { [self] in
+            end(id, with: .failure(CancellationError()), cancelling: task)
         }
         // Cancelled meanwhile: the cancellation above has the task cancelled, which completes
         // it without a request; resumed, it would send one.
