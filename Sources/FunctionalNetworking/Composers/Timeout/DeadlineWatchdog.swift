@@ -11,15 +11,13 @@ import Futures
 /// the list once it reaches the front; the timer wakes at most once for it, and ends when
 /// nothing is left to watch.
 final class DeadlineWatchdog<C: Clock>: @unchecked Sendable {
-    /// A deadline being watched: `expire` runs once, when the deadline passes before the entry
-    /// is removed. Guarded by the watchdog's lock.
-    final class Entry: @unchecked Sendable {
+    /// A deadline being watched; what runs when it passes is kept by the watchdog, under its
+    /// lock, until the deadline passes or the entry is removed.
+    final class Entry: Sendable {
         let deadline: C.Instant
-        fileprivate var expire: (@Sendable () -> Void)?
 
-        fileprivate init(deadline: C.Instant, expire: @escaping @Sendable () -> Void) {
+        fileprivate init(deadline: C.Instant) {
             self.deadline = deadline
-            self.expire = expire
         }
     }
 
@@ -27,6 +25,9 @@ final class DeadlineWatchdog<C: Clock>: @unchecked Sendable {
     private let lock = NSLock()
     /// The entries from ``head`` on, in the order of their deadlines; the ones before are gone.
     private var entries: [Entry] = []
+    /// What runs when each pending entry's deadline passes; an entry missing here was removed
+    /// or has expired.
+    private var expiries: [ObjectIdentifier: @Sendable () -> Void] = [:]
     private var head = 0
     /// The deadline the running timer sleeps until, and which timer that is: a timer that finds
     /// another generation current has been replaced and ends.
@@ -61,8 +62,9 @@ final class DeadlineWatchdog<C: Clock>: @unchecked Sendable {
 
     /// Watches `deadline`: `expire` runs on the timer's task if it passes before ``remove(_:)``.
     func watch(until deadline: C.Instant, expire: @escaping @Sendable () -> Void) -> Entry {
-        let entry = Entry(deadline: deadline, expire: expire)
+        let entry = Entry(deadline: deadline)
         lock.withLock {
+            expiries[ObjectIdentifier(entry)] = expire
             var index = entries.count
             while index > head, entries[index - 1].deadline > deadline {
                 index -= 1
@@ -82,7 +84,7 @@ final class DeadlineWatchdog<C: Clock>: @unchecked Sendable {
     /// Stops watching `entry`: its `expire` will not run.
     func remove(_ entry: Entry) {
         lock.withLock {
-            entry.expire = nil
+            expiries[ObjectIdentifier(entry)] = nil
             dropRemovedAtFront()
         }
     }
@@ -100,9 +102,8 @@ final class DeadlineWatchdog<C: Clock>: @unchecked Sendable {
                 let now = clock.now
                 var due: [@Sendable () -> Void] = []
                 while head < entries.count, entries[head].deadline <= now {
-                    if let expire = entries[head].expire {
+                    if let expire = expiries.removeValue(forKey: ObjectIdentifier(entries[head])) {
                         due.append(expire)
-                        entries[head].expire = nil
                     }
                     head += 1
                 }
@@ -122,7 +123,7 @@ final class DeadlineWatchdog<C: Clock>: @unchecked Sendable {
     /// Drops the removed entries at the front, and the space of gone ones once it is half the
     /// list. Called with the lock held.
     private func dropRemovedAtFront() {
-        while head < entries.count, entries[head].expire == nil {
+        while head < entries.count, expiries[ObjectIdentifier(entries[head])] == nil {
             head += 1
         }
         if head == entries.count {
