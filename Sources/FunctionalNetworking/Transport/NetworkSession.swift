@@ -195,10 +195,12 @@ public final class NetworkSession: Sendable {
     /// `cached(in:)`, `delayed(by:)`, `cancellable(in:)` and `modifyingRequest(_:)`; a composer
     /// you make with ``Composer/init(at:_:)`` is awaited), a call starts its request on the
     /// calling thread and the session's delegate completes the
-    /// returned future from the request's last callback: no task, no thread switch, and a caller
-    /// that awaits the future resumes once, as with URLSession's own `data(for:)`. Observers
-    /// run on the thread that completes the future, as for any future: on the session's
-    /// callback thread here, so hand long work elsewhere (`observe(on:_:)`), or await.
+    /// returned future from the request's last callback: no task, and a caller that awaits the
+    /// future resumes once, as with URLSession's own `data(for:)`. Observers run on the thread
+    /// that completes the future, as for any future: on Apple platforms the session's callback
+    /// thread; on Linux a global dispatch queue's, because there the callbacks of every
+    /// URLSession of the process run on one serial queue, which an observer must never hold up
+    /// or wait for. Hand long work elsewhere (`observe(on:_:)`), or await.
     /// A retry's wait between attempts and a credential refresh each run in a task of their
     /// own; the request itself needs none. With any other composer in the stack, it and those
     /// above it are awaited, in a task per call, as ``networking(from:)`` runs them.

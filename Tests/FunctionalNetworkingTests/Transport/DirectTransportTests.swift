@@ -51,6 +51,36 @@ struct DirectTransportTests {
         #expect(witness.value == true)
     }
 
+    @Test func observersOfARequestNeverRunOnTheThreadOfASessionCallback() async throws {
+        let server = try Self.makeServer()
+        defer { server.stop() }
+        let send = makeTestNetworkSession().networking(with: .validatingStatus())
+        let onCallbackThread = Promise<Bool>()
+        send(Endpoint(baseURL: server.baseURL, path: "/product")).observe { _ in
+            onCallbackThread.resolve(with: SessionCallbackThread.isRunningCallback)
+        }
+        #expect(try await onCallbackThread.value(within: .seconds(30)) == false)
+    }
+
+    @Test func anObserverMayStartAndCancelPlainURLSessionTasks() async throws {
+        // On Linux every URLSession of the process works on one serial queue, and making,
+        // resuming and cancelling a task wait for it: an observer run on that queue would wait
+        // for itself, and every request of the process with it.
+        let server = try Self.makeServer()
+        defer { server.stop() }
+        let plain = makeTestSession()
+        defer { plain.invalidateAndCancel() }
+        let send = makeTestNetworkSession().networking(with: .validatingStatus())
+        let started = Promise<Void>()
+        send(Endpoint(baseURL: server.baseURL, path: "/product")).observe { _ in
+            let task = plain.dataTask(with: server.url(for: "/slow"))
+            task.resume()
+            task.cancel()
+            started.resolve()
+        }
+        try await started.value(within: .seconds(30))
+    }
+
     @Test func aCallThatAnswersAtOnceWithAnErrorIsCompletedBeforeItReturns() {
         let send = makeTestNetworkSession().networking(with: .validatingStatus())
         let future = send(Endpoint(baseURL: URL(string: "ftp://example.com")!, path: "/x"))

@@ -15,9 +15,9 @@ import FoundationNetworking
 ///
 /// A callback run here must not wait for that work queue: on Linux `URLSessionTask.cancel()`,
 /// `suspend()` and `resume()` do, which is why ``SessionDelegate`` cancels tasks from its
-/// cancel queue and answers challenges from there too. Observers of the futures the callbacks
-/// complete run here too; the thread is marked (``SessionCallbackThread``) so that a request
-/// one of them starts is made off this queue.
+/// cancel queue and answers challenges from there too. The futures the callbacks complete are
+/// completed from a global queue, so that their observers never run here; the thread is
+/// marked (``SessionCallbackThread``) so that the package knows where it is.
 ///
 /// It adds no state: its `@unchecked Sendable` is `OperationQueue`'s own, restated as the
 /// compiler requires of a subclass (the operation queue guards its state with its own lock).

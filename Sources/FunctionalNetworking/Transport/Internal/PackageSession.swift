@@ -47,8 +47,7 @@ final class PackageSession: Sendable {
     static let shared = PackageSession(configuration: URLSession.shared.configuration)
 
     /// Sends `request`, following redirects as `policy` decides: the future of the last
-    /// response and its body, completed on the thread that delivers it (see
-    /// ``SessionDelegate/start(_:on:limit:context:)``).
+    /// response and its body, completed as ``SessionDelegate/start(_:on:limit:context:)`` says.
     func start(_ request: URLRequest, policy: TransportPolicy, context: RequestContext) -> Future<(Data, URLResponse)> {
         let limit = context.maximumResponseSize ?? policy.maximumResponseSize
         return send(request, hop: 1, limit: limit, policy: policy, context: context)

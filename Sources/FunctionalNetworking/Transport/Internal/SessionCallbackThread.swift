@@ -4,10 +4,12 @@ import Foundation
 /// keeps about itself, in a thread-specific value.
 ///
 /// On swift-corelibs-foundation the package's callbacks run on the work queue that every
-/// URLSession of the process shares (see ``InlineDelegateQueue``), and the futures they complete
-/// run their observers there. Making a URLSession task waits for that queue, so a request
-/// started by such an observer must be made elsewhere (``SessionDelegate/start(_:on:limit:context:)``).
-/// On Apple platforms the callbacks run on the package's own queue, which making a task never
+/// URLSession of the process shares (see ``InlineDelegateQueue``). Nothing may run there that
+/// holds that queue up or waits for it (making, resuming or cancelling a URLSession task
+/// does): so a future completed there is completed from a global queue instead (its observers
+/// are the caller's code), a request started there is made on another queue
+/// (``SessionDelegate/start(_:on:limit:context:)``), and an operation started there is not run
+/// at once (`Future.startedImmediately`). On Apple platforms the callbacks run on the package's own queue, which making a task never
 /// waits for, and nothing marks the thread.
 enum SessionCallbackThread {
     /// The thread-specific key; its value is non-nil while a callback runs.

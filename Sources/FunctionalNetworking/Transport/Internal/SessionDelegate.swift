@@ -46,7 +46,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private let startQueue = DispatchQueue(label: "FunctionalNetworking.start")
 
     /// Sends `request` on `session`: the future of its body (at most `limit` decoded bytes) and
-    /// response, completed by the task's last callback on the thread that delivers it. A redirect
+    /// response, completed by the task's last callback (on Linux, from a global queue: see
+    /// `complete(_:with:)`). A redirect
     /// comes back as the 3xx response itself. Cancelling the future cancels the URLSession task.
     ///
     /// The URLSession task is made and resumed on the calling thread, as URLSession's own
@@ -93,7 +94,26 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         if let task {
             cancelTask(id, task)
         }
-        promise?.complete(with: outcome)
+        if let promise {
+            Self.complete(promise, with: outcome)
+        }
+    }
+
+    /// Completes `promise` with `outcome`. On swift-corelibs-foundation, from a session callback,
+    /// it does so from a global queue: the observers of the promise are the rest of the call (the
+    /// composers above, the caller's own maps and decoding), and run where it completes, while
+    /// the callback runs on the work queue every URLSession of the process shares. Run there,
+    /// each would hold up every request of the process while it ran, and one that made a
+    /// URLSession call that waits for that queue (`resume()`, `cancel()`, `dataTask(with:)`)
+    /// would wait for itself. Elsewhere it completes on the calling thread.
+    private static func complete(_ promise: Promise<(Data, URLResponse)>, with outcome: Transfer.Outcome) {
+        #if canImport(FoundationNetworking)
+        if SessionCallbackThread.isRunningCallback {
+            DispatchQueue.global().async { promise.complete(with: outcome) }
+            return
+        }
+        #endif
+        promise.complete(with: outcome)
     }
 
     /// Cancels `task` off the calling thread, unless URLSession has delivered its completion (its
@@ -328,7 +348,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         if let (reporter, progress) = report {
             reporter.report(progress)
         }
-        promise?.complete(with: outcome)
+        if let promise {
+            Self.complete(promise, with: outcome)
+        }
     }
 
     /// What a completed task gives: its error, or its response and body (a download's file moved
