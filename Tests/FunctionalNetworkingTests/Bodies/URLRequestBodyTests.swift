@@ -202,7 +202,10 @@ struct URLRequestBodyTests {
     }
 
     @Test func aFileRemovedWhileTheBodyIsSentFailsTheRequestNamingIt() async throws {
-        let server = try LoopbackServer(bodyRecording: .digestOnly) { _ in .status(204) }
+        // The server reads the head and then holds: the upload stalls inside the first file
+        // (far larger than the socket's buffers) until it is released, so the second file is
+        // removed while the body is sent, whatever the machine's load.
+        let server = try HeldReader()
         defer { server.stop() }
         let folder = try DownloadTests.Folder()
         let (first, _) = try EndpointBodiesTests.largeFile(mebibytes: 64, in: folder)
@@ -211,12 +214,12 @@ struct URLRequestBodyTests {
         var form = MultipartFormData()
         form.appendFile(at: first, named: "first")
         form.appendFile(at: second, named: "second")
-        let request = try Endpoint(method: .post, baseURL: server.url(for: "/upload")).with(body: form).urlRequest()
-        let transport = makeTestSession().transport
+        let request = try Endpoint(method: .post, baseURL: server.baseURL, path: "/upload").with(body: form).urlRequest()
+        let transport = makeTestSession(timeout: 120).transport
         let upload = Task { try await transport(request) }
-        // The first file is being sent: the second is removed before the body reaches it.
-        try await waitUntil("the first file is open") { openDescriptors(of: first) ?? 1 > 0 }
+        try await waitUntil(within: .seconds(60), "the first file is open") { server.hasHead && openDescriptors(of: first) ?? 1 > 0 }
         try FileManager.default.removeItem(at: second)
+        server.release()
         let error = await #expect(throws: BodyError.self) { _ = try await upload.value }
         #expect(error == .unreadableFile(second.path, reason: "it does not exist or cannot be read"))
         try await waitUntil(within: .seconds(30), "no file of the body is open") { openDescriptors(of: first) ?? 0 == 0 }

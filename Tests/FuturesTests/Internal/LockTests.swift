@@ -113,28 +113,35 @@ extension LockTests {
             #endif
         }
 
-        @Test func everyThreadMakesProgressInAFixedRun() async {
+        @Test func everyThreadAcquiresTheLockWhileAllContendForIt() async {
             let threads = Self.threads
             let guarded = Guarded(threads: threads)
             let finished = await HeavyWork.gate.run {
                 await onThreads(threads + 1, timeout: .seconds(60)) { index in
                     if index == threads {
-                        // The referee: ends the run after a quarter of a second (the spinning
-                        // threads take both cores from every other test of the process meanwhile).
-                        usleep(250_000)
-                        guarded.lock.withLock { guarded.stop = true }
-                        return
+                        // The referee: ends the run once every thread has had the lock, or after
+                        // ten seconds (a starving lock keeps a thread out for the whole run; a
+                        // loaded machine may not schedule one for the first few hundred ms).
+                        let start = DispatchTime.now()
+                        while true {
+                            usleep(10_000)
+                            let elapsed = DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds
+                            let done = guarded.lock.withLock { () -> Bool in
+                                guard guarded.perThread.allSatisfy({ $0 > 0 }) || elapsed > 10_000_000_000 else { return false }
+                                guarded.stop = true
+                                return true
+                            }
+                            if done { return }
+                        }
                     }
-                    var acquisitions = 0
                     while true {
                         guarded.lock.lock()
                         if guarded.stop {
-                            guarded.perThread[index] = acquisitions
                             guarded.lock.unlock()
                             return
                         }
                         guarded.count += 1
-                        acquisitions += 1
+                        guarded.perThread[index] += 1
                         guarded.lock.unlock()
                     }
                 }
@@ -142,7 +149,7 @@ extension LockTests {
             #expect(finished)
             guarded.lock.withLock {
                 #expect(guarded.perThread.reduce(0, +) == guarded.count)
-                #expect(guarded.perThread.allSatisfy { $0 > 0 }, "a thread starved: \(guarded.perThread)")
+                #expect(guarded.perThread.allSatisfy { $0 > 0 }, "a thread starved for ten seconds: \(guarded.perThread)")
             }
         }
 
