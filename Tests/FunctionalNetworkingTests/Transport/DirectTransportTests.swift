@@ -37,7 +37,7 @@ struct DirectTransportTests {
         }
     }
 
-    @Test func aRequestThroughTheSessionCompletesItsFutureOnTheDelegatesThreadOutsideAnyTask() async throws {
+    @Test func aRequestThroughTheSessionCompletesItsFutureFromItsDelegateOutsideAnyTask() async throws {
         let server = try Self.makeServer()
         defer { server.stop() }
         let send = makeTestNetworkSession().networking(with: .numbered(), .timeout(after: .seconds(30)), .validatingStatus())
