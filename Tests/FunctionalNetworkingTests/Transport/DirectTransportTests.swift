@@ -9,21 +9,6 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Whether code ran outside any task, recorded by the thread that ran it.
-private final class TaskWitness: @unchecked Sendable {
-    private let lock = NSLock()
-    private var ranOutsideTask: Bool?
-
-    func record() {
-        let outside = withUnsafeCurrentTask { $0 == nil }
-        lock.withLock { ranOutsideTask = outside }
-    }
-
-    var value: Bool? {
-        lock.withLock { ranOutsideTask }
-    }
-}
-
 @Suite("The direct path: the package's session completes each future from its delegate")
 struct DirectTransportTests {
     static func makeServer() throws -> LoopbackServer {
@@ -48,7 +33,7 @@ struct DirectTransportTests {
                 return data
             }
         #expect(try await future.value(within: .seconds(30)) == Data("product /product".utf8))
-        #expect(witness.value == true)
+        #expect(witness.ranOutsideTask == true)
     }
 
     @Test func observersOfARequestNeverRunOnTheThreadOfASessionCallback() async throws {
@@ -165,7 +150,7 @@ struct DirectTransportTests {
                 return data
             }
         #expect(try await future.value(within: .seconds(30)) == Data("product /product".utf8))
-        #expect(witness.value == false)  // completed by the call's task
+        #expect(witness.ranOutsideTask == false)  // completed by the call's task
     }
 
     @Test func theStackOfDirectComposersIsDirectAndAnyOtherEndsIt() {

@@ -11,29 +11,6 @@ import FoundationNetworking
 
 @Suite("Composer+Authentication")
 struct AuthenticationTests {
-    /// The two forms a stack runs: its composers' awaited forms, or their direct forms.
-    enum Shape: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case awaited, direct
-        var testDescription: String { rawValue }
-
-        /// A session over `transport` whose stacks run this form.
-        func session(sending transport: @escaping Transport) -> NetworkSession {
-            switch self {
-            case .awaited: NetworkSession(sending: transport)
-            case .direct: directNetworkSession(sending: transport)
-            }
-        }
-
-        /// A session over the package's URLSession (for a ``LoopbackServer``) whose stacks run
-        /// this form.
-        func loopbackSession() -> NetworkSession {
-            switch self {
-            case .awaited: NetworkSession(sending: makeTestNetworkSession().transport)
-            case .direct: makeTestNetworkSession()
-            }
-        }
-    }
-
     /// A server that accepts only `Bearer <valid>` and counts what it saw.
     func makeProtectedServer(valid: @escaping @Sendable () -> String) throws -> LoopbackServer {
         try LoopbackServer { request in
@@ -43,8 +20,8 @@ struct AuthenticationTests {
         }
     }
 
-    @Test(arguments: Shape.allCases)
-    func fiveConcurrent401sCauseExactlyOneRefreshAndAllSucceed(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func fiveConcurrent401sCauseExactlyOneRefreshAndAllSucceed(_ shape: StackShape) async throws {
         let server = try makeProtectedServer(valid: { "fresh" })
         defer { server.stop() }
         let refreshes = Counter()
@@ -75,8 +52,8 @@ struct AuthenticationTests {
         #expect(await store.credential == .bearer("fresh"))
     }
 
-    @Test(arguments: Shape.allCases)
-    func aRequestWithAnOlderCredentialIsRetriedWithTheNewerOneWithoutRefreshing(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aRequestWithAnOlderCredentialIsRetriedWithTheNewerOneWithoutRefreshing(_ shape: StackShape) async throws {
         let server = try makeProtectedServer(valid: { "new" })
         defer { server.stop() }
         let store = CredentialStore(.bearer("old"))
@@ -101,8 +78,8 @@ struct AuthenticationTests {
         #expect(refreshes.value == 0)
     }
 
-    @Test(arguments: Shape.allCases)
-    func aFailedRefreshFailsEveryWaiterWithAClearError(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aFailedRefreshFailsEveryWaiterWithAClearError(_ shape: StackShape) async throws {
         let server = try makeProtectedServer(valid: { "never" })
         defer { server.stop() }
         struct Offline: Error {}
@@ -125,8 +102,8 @@ struct AuthenticationTests {
         }
     }
 
-    @Test(arguments: Shape.allCases)
-    func aServerThatAlwaysSays401CausesBoundedRefreshesThenADistinctError(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aServerThatAlwaysSays401CausesBoundedRefreshesThenADistinctError(_ shape: StackShape) async throws {
         let server = try makeProtectedServer(valid: { "unreachable" })
         defer { server.stop() }
         let refreshes = Counter()
@@ -155,8 +132,8 @@ struct AuthenticationTests {
         #expect(server.requestCount == 3 * 2 + 7)
     }
 
-    @Test(arguments: Shape.allCases)
-    func theTokenNeverReachesAnOriginTheCallerDidNotAllow(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func theTokenNeverReachesAnOriginTheCallerDidNotAllow(_ shape: StackShape) async throws {
         let allowed = try LoopbackServer { request in .text(request.header("Authorization") ?? "none") }
         defer { allowed.stop() }
         let other = try LoopbackServer { request in .text(request.header("Authorization") ?? "none") }
@@ -187,8 +164,8 @@ struct AuthenticationTests {
         #expect(received == Data((sent ? "Bearer s3cr3t" : "none").utf8))
     }
 
-    @Test(arguments: Shape.allCases)
-    func theCredentialReplacesAnAuthorizationHeaderTheCallerSpelledOtherwise(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func theCredentialReplacesAnAuthorizationHeaderTheCallerSpelledOtherwise(_ shape: StackShape) async throws {
         let headers = stubTransport { request in
             let names = (request.allHTTPHeaderFields ?? [:]).keys.filter { $0.lowercased() == "authorization" }
             return (Data("\(names.count) \(request.value(forHTTPHeaderField: "Authorization") ?? "none")".utf8), stubResponse(for: request))
@@ -203,8 +180,8 @@ struct AuthenticationTests {
         #expect(try await transport(request).0 == Data("1 Bearer s3cr3t".utf8))
     }
 
-    @Test(arguments: Shape.allCases)
-    func aCredentialWithALineBreakIsNeverSent(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aCredentialWithALineBreakIsNeverSent(_ shape: StackShape) async throws {
         let echo = stubTransport { request in
             (Data((request.value(forHTTPHeaderField: "Authorization") ?? "none").utf8), stubResponse(for: request))
         }
@@ -216,8 +193,8 @@ struct AuthenticationTests {
         #expect(try await transport(URLRequest(url: URL(string: "https://api.example.com/me")!)).0 == Data("none".utf8))
     }
 
-    @Test(arguments: Shape.allCases)
-    func theTokenNeverFollowsARedirectToAnotherOrigin(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func theTokenNeverFollowsARedirectToAnotherOrigin(_ shape: StackShape) async throws {
         let other = try LoopbackServer { request in
             .text("authorization=\(request.header("Authorization") ?? "none") cookie=\(request.header("Cookie") ?? "none")")
         }
@@ -254,8 +231,8 @@ struct AuthenticationTests {
         return (api, auth)
     }
 
-    @Test(arguments: Shape.allCases, [307, 302])
-    func a401FromAnotherOriginAfterARedirectNeverRefreshesAndReachesTheCallerAsAStatusError(_ shape: Shape, status: Int) async throws {
+    @Test(arguments: StackShape.allCases, [307, 302])
+    func a401FromAnotherOriginAfterARedirectNeverRefreshesAndReachesTheCallerAsAStatusError(_ shape: StackShape, status: Int) async throws {
         let elsewhere = try LoopbackServer { _ in
             .text("sign in at elsewhere", status: 401, headers: [.init("WWW-Authenticate", "Bearer realm=\"elsewhere\"")])
         }
@@ -278,8 +255,8 @@ struct AuthenticationTests {
         #expect(landed.header("Authorization") == nil)
     }
 
-    @Test(arguments: Shape.allCases, [307, 302])
-    func a401FromAnotherOriginAfterARedirectIsReturnedAsItCameWithoutStatusValidation(_ shape: Shape, status: Int) async throws {
+    @Test(arguments: StackShape.allCases, [307, 302])
+    func a401FromAnotherOriginAfterARedirectIsReturnedAsItCameWithoutStatusValidation(_ shape: StackShape, status: Int) async throws {
         let elsewhere = try LoopbackServer { _ in .text("not yours", status: 401) }
         defer { elsewhere.stop() }
         let refreshes = Counter()
@@ -296,8 +273,8 @@ struct AuthenticationTests {
         #expect(await store.credential == .bearer("s3cr3t"))
     }
 
-    @Test(arguments: Shape.allCases)
-    func a401FromTheAllowedOriginAfterARedirectWithinItStillRefreshesOnce(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func a401FromTheAllowedOriginAfterARedirectWithinItStillRefreshesOnce(_ shape: StackShape) async throws {
         let refreshes = Counter()
         let api = try LoopbackServer { request in
             switch (request.path, request.header("Authorization")) {
@@ -323,8 +300,8 @@ struct AuthenticationTests {
         #expect(await store.credential == .bearer("fresh"))
     }
 
-    @Test(arguments: Shape.allCases)
-    func capturingCredentialStoresALoginsToken(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func capturingCredentialStoresALoginsToken(_ shape: StackShape) async throws {
         let server = try LoopbackServer { request in
             request.path == "/login" ? .json(#"{"token":"from-login"}"#) : .text(request.header("Authorization") ?? "none")
         }
@@ -345,8 +322,8 @@ struct AuthenticationTests {
         #expect(try await transport(URLRequest(url: server.url(for: "/me"))).0 == Data("Bearer from-login".utf8))
     }
 
-    @Test(arguments: Shape.allCases)
-    func aRequestSentWhileSignedOutNeverRefreshesAndARefreshNeverUndoesASignOut(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aRequestSentWhileSignedOutNeverRefreshesAndARefreshNeverUndoesASignOut(_ shape: StackShape) async throws {
         let server = try makeProtectedServer(valid: { "fresh" })
         defer { server.stop() }
         let refreshes = Counter()
@@ -402,8 +379,8 @@ struct AuthenticationTests {
         #expect(seen.values == ["Bearer s3cr3t in task: false"])
     }
 
-    @Test(arguments: Shape.allCases)
-    func cancellingDuringTheRefreshEndsAtOnceAndSendsNothingMore(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func cancellingDuringTheRefreshEndsAtOnceAndSendsNothingMore(_ shape: StackShape) async throws {
         let sent = Counter()
         let refused = stubTransport { request in
             sent.increment()
@@ -437,8 +414,8 @@ struct AuthenticationTests {
         #expect(sent.value == 1)
     }
 
-    @Test(arguments: Shape.allCases)
-    func theRefreshRunsWithAContextOfItsOwnAndTheResentRequestWithTheCallers(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func theRefreshRunsWithAContextOfItsOwnAndTheResentRequestWithTheCallers(_ shape: StackShape) async throws {
         let sentWith = Collected<UUID?>()
         let protected = stubTransport { request in
             sentWith.append(RequestContext.current.id)
@@ -547,8 +524,8 @@ struct AuthenticationTests {
         )
     }
 
-    @Test(arguments: Shape.allCases)
-    func aSignOutDuringARefreshWinsAndEveryWaiterReturnsItsUnauthorizedAnswer(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aSignOutDuringARefreshWinsAndEveryWaiterReturnsItsUnauthorizedAnswer(_ shape: StackShape) async throws {
         let server = try makeUsersServer()
         defer { server.stop() }
         let store = CredentialStore(.bearer("A-stale"))
@@ -576,8 +553,8 @@ struct AuthenticationTests {
         #expect(server.requestCount == 4)  // three first attempts, none retried, and `after`
     }
 
-    @Test(arguments: Shape.allCases)
-    func aSignInDuringARefreshWinsAndTheWaitersGoOutWithTheNewCredential(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aSignInDuringARefreshWinsAndTheWaitersGoOutWithTheNewCredential(_ shape: StackShape) async throws {
         let server = try makeUsersServer()
         defer { server.stop() }
         let store = CredentialStore(.bearer("A-stale"))

@@ -40,8 +40,8 @@ struct DeduplicationTests {
         #expect(deduplicator.inFlightCount == 0)
     }
 
-    @Test(arguments: Shape.allCases)
-    func postsWithDifferentBodiesAreNeverMerged(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func postsWithDifferentBodiesAreNeverMerged(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(includingUnsafeMethods: true))
 
@@ -54,8 +54,8 @@ struct DeduplicationTests {
         #expect(try await second.value(within: .seconds(30)) == Data("b".utf8))
     }
 
-    @Test(arguments: Shape.allCases)
-    func identicalPostsAreMergedOnlyWhenOptedIn(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func identicalPostsAreMergedOnlyWhenOptedIn(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator(includingUnsafeMethods: true)
         let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
@@ -70,8 +70,8 @@ struct DeduplicationTests {
         #expect(upstream.calls.count == 1)
     }
 
-    @Test(arguments: Shape.allCases)
-    func unsafeMethodsPassThroughByDefault(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func unsafeMethodsPassThroughByDefault(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
         let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
@@ -88,8 +88,8 @@ struct DeduplicationTests {
         }
     }
 
-    @Test(arguments: Shape.allCases)
-    func safeMethodsOtherThanGETAreMerged(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func safeMethodsOtherThanGETAreMerged(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
         let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
@@ -103,8 +103,8 @@ struct DeduplicationTests {
         #expect(upstream.calls.count == 1)
     }
 
-    @Test(arguments: Shape.allCases)
-    func everyHeaderMattersByDefault(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func everyHeaderMattersByDefault(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
         let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
@@ -118,8 +118,8 @@ struct DeduplicationTests {
         _ = try await html.value(within: .seconds(30))
     }
 
-    @Test(arguments: Shape.allCases)
-    func ignoredHeadersDoNotKeepRequestsApart(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func ignoredHeadersDoNotKeepRequestsApart(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator(matching: .all(except: ["x-request-id"]))
         let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
@@ -136,8 +136,8 @@ struct DeduplicationTests {
         #expect(upstream.calls.count == 1)
     }
 
-    @Test(arguments: Shape.allCases)
-    func onlyTheNamedHeadersMatterWhenTheCallerNamesThem(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func onlyTheNamedHeadersMatterWhenTheCallerNamesThem(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator(matching: .only(["Authorization"]))
         let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
@@ -154,8 +154,8 @@ struct DeduplicationTests {
         #expect(upstream.calls.count == 2)
     }
 
-    @Test(arguments: Shape.allCases)
-    func cancellingAWaiterLeavesTheOthersWithTheAnswer(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func cancellingAWaiterLeavesTheOthersWithTheAnswer(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
         let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
@@ -172,8 +172,8 @@ struct DeduplicationTests {
         #expect(upstream.cancellations == 0)
     }
 
-    @Test(arguments: Shape.allCases)
-    func aWaiterStillGetsTheAnswerWhenTheLeaderIsCancelledAsTheCallIsMadeAgain(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aWaiterStillGetsTheAnswerWhenTheLeaderIsCancelledAsTheCallIsMadeAgain(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
         let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
@@ -193,8 +193,8 @@ struct DeduplicationTests {
         #expect(deduplicator.inFlightCount == 0)
     }
 
-    @Test(arguments: Shape.allCases)
-    func whenTheLeaderIsCancelledExactlyOneWaiterMakesTheCallAgain(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func whenTheLeaderIsCancelledExactlyOneWaiterMakesTheCallAgain(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
         let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
@@ -213,8 +213,8 @@ struct DeduplicationTests {
         #expect(upstream.calls.count == 2)
     }
 
-    @Test(arguments: Shape.allCases)
-    func whenTheNewLeaderIsCancelledTooTheLastWaiterMakesTheCall(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func whenTheNewLeaderIsCancelledTooTheLastWaiterMakesTheCall(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
         let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
@@ -292,8 +292,8 @@ struct DeduplicationTests {
         #expect(deduplicator.inFlightCount == 0)
     }
 
-    @Test(arguments: Shape.allCases)
-    func cancellingEveryCallerCancelsTheUpstreamCall(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func cancellingEveryCallerCancelsTheUpstreamCall(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
         let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
@@ -316,8 +316,8 @@ struct DeduplicationTests {
         #expect(upstream.calls.count == 2)
     }
 
-    @Test(arguments: Shape.allCases)
-    func aCallerCancelledBeforeItJoinsGetsCancellationErrorAndTheCallGoesOn(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aCallerCancelledBeforeItJoinsGetsCancellationErrorAndTheCallGoesOn(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
         let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
@@ -336,8 +336,8 @@ struct DeduplicationTests {
         #expect(upstream.cancellations == 0)
     }
 
-    @Test(arguments: Shape.allCases)
-    func callsThatAnswerWithoutSuspendingAreNeverShared(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func callsThatAnswerWithoutSuspendingAreNeverShared(_ shape: StackShape) async throws {
         let calls = Counter()
         let immediate: Transport = { request in
             calls.increment()
@@ -369,8 +369,8 @@ struct DeduplicationTests {
         #expect(deduplicator.inFlightCount == 0)
     }
 
-    @Test(arguments: Shape.allCases)
-    func anErrorIsSharedByAllWaiters(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func anErrorIsSharedByAllWaiters(_ shape: StackShape) async throws {
         let upstream = HeldTransport(failingWith: URLError(.badServerResponse))
         let deduplicator = RequestDeduplicator()
         let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
@@ -386,8 +386,8 @@ struct DeduplicationTests {
         #expect(upstream.calls.count == 1)
     }
 
-    @Test(arguments: Shape.allCases)
-    func aFinishedCallIsForgottenSoTheNextRequestGoesUpstream(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aFinishedCallIsForgottenSoTheNextRequestGoesUpstream(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         upstream.open()
         let deduplicator = RequestDeduplicator()
@@ -399,8 +399,8 @@ struct DeduplicationTests {
         #expect(deduplicator.inFlightCount == 0)
     }
 
-    @Test(arguments: Shape.allCases)
-    func requestsWithABodyStreamPassThrough(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func requestsWithABodyStreamPassThrough(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         let deduplicator = RequestDeduplicator()
         let transport = shape.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
@@ -417,8 +417,8 @@ struct DeduplicationTests {
         }
     }
 
-    @Test(arguments: Shape.allCases)
-    func theSharedCallRunsInAContextOfItsOwnAndEachCallersLimitAppliesToItsAnswer(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func theSharedCallRunsInAContextOfItsOwnAndEachCallersLimitAppliesToItsAnswer(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         let seen = Collected<RequestContext>()
         let recording: Transport = { request in
@@ -447,10 +447,12 @@ struct DeduplicationTests {
 
     @Test func awaitedAndDirectCallersShareOneCall() async throws {
         let deduplicator = RequestDeduplicator()
-        for leading in Shape.allCases {
+        for leading in StackShape.allCases {
             // A leader of one shape, and a waiter of each.
             let upstream = HeldTransport()
-            let transports = Shape.allCases.map { $0.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator)) }
+            let transports = StackShape.allCases.map {
+                $0.session(sending: upstream.transport).transport(with: .deduplicated(by: deduplicator))
+            }
             let leader = Task { try await transports[leading == .awaited ? 0 : 1](self.request()).0 }
             try #require(await TrafficTestSupport.waitUntil { upstream.calls.count == 1 })
             let waiters = transports.map { transport in Task { try await transport(self.request()).0 } }
@@ -543,8 +545,8 @@ struct DeduplicationTests {
 
     // MARK: - Several users
 
-    @Test(arguments: Shape.allCases)
-    func belowAuthenticationASignInDuringAnotherUsersCallIsNeverMerged(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func belowAuthenticationASignInDuringAnotherUsersCallIsNeverMerged(_ shape: StackShape) async throws {
         // Even a selection that ignores Authorization never merges two users' requests.
         let upstream = HeldTransport()
         let store = CredentialStore(.bearer("ada"))
@@ -564,8 +566,8 @@ struct DeduplicationTests {
         #expect(upstream.calls.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer ada", "Bearer bob"])
     }
 
-    @Test(arguments: Shape.allCases)
-    func aDeduplicatorSharedByTwoAccountsNeverMergesTheirRequests(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aDeduplicatorSharedByTwoAccountsNeverMergesTheirRequests(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         let shared = RequestDeduplicator(matching: .all(except: ["Authorization", "X-API-Key"]))
         let adaAuth = Authenticator(store: CredentialStore(.bearer("ada")), allowedOrigins: [Origin(url: url)!])
@@ -589,8 +591,8 @@ struct DeduplicationTests {
         #expect(upstream.calls.count == 4)
     }
 
-    @Test(arguments: Shape.allCases)
-    func cookiesFromTheCookieStorageKeepUsersApart(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func cookiesFromTheCookieStorageKeepUsersApart(_ shape: StackShape) async throws {
         let upstream = HeldTransport()
         let storage = try #require(URLSessionConfiguration.ephemeral.httpCookieStorage)
         let transport = shape.session(sending: upstream.transport).transport(
@@ -612,39 +614,6 @@ struct DeduplicationTests {
     }
 
     // MARK: - Helpers
-
-    /// The two shapes a composer runs in: awaited (`NetworkSession(sending:)`) and direct
-    /// (`directNetworkSession(sending:)`, the composer's direct form).
-    enum Shape: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case awaited, direct
-
-        var testDescription: String { rawValue }
-
-        /// A session over `transport` whose stacks run in this shape.
-        func session(sending transport: @escaping Transport) -> NetworkSession {
-            switch self {
-            case .awaited: NetworkSession(sending: transport)
-            case .direct: directNetworkSession(sending: transport)
-            }
-        }
-    }
-
-    /// Records whether the code that calls ``record()`` ran outside any task.
-    final class TaskWitness: @unchecked Sendable {
-        private let lock = NSLock()
-        private var outside: Bool?
-
-        /// Records whether the caller runs outside any task.
-        func record() {
-            let outsideTask = withUnsafeCurrentTask { $0 == nil }
-            lock.withLock { outside = outsideTask }
-        }
-
-        /// `true` when ``record()`` ran outside any task, `nil` when it did not run.
-        var ranOutsideTask: Bool? {
-            lock.withLock { outside }
-        }
-    }
 
     /// Starts one caller and waits until its call is upstream, then starts `count` identical
     /// callers and waits until they all wait for that call.

@@ -13,35 +13,12 @@ import FoundationNetworking
 struct RetryTests {
     let fixedNow = Date(timeIntervalSince1970: 1_800_000_000)
 
-    /// The two forms a stack runs: its composers' awaited forms, or their direct forms.
-    enum Shape: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case awaited, direct
-        var testDescription: String { rawValue }
-
-        /// A session over `transport` whose stacks run this form.
-        func session(sending transport: @escaping Transport) -> NetworkSession {
-            switch self {
-            case .awaited: NetworkSession(sending: transport)
-            case .direct: directNetworkSession(sending: transport)
-            }
-        }
-
-        /// A session over the package's URLSession (for a ``LoopbackServer``) whose stacks run
-        /// this form.
-        func loopbackSession() -> NetworkSession {
-            switch self {
-            case .awaited: NetworkSession(sending: makeTestNetworkSession().transport)
-            case .direct: makeTestNetworkSession()
-            }
-        }
-    }
-
     func policy(_ maxAttempts: Int = 3, backoff: Backoff = .constant(.seconds(1))) -> RetryPolicy {
         RetryPolicy(maxAttempts: maxAttempts, backoff: backoff, now: { [fixedNow] in fixedNow })
     }
 
-    @Test(arguments: Shape.allCases)
-    func a503WithRetryAfterSecondsIsRetriedAfterThatWait(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func a503WithRetryAfterSecondsIsRetriedAfterThatWait(_ shape: StackShape) async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
         server.enqueue(.text("busy", status: 503, headers: [.init("Retry-After", "5")]))
@@ -59,8 +36,8 @@ struct RetryTests {
         #expect(server.requestCount == 2)
     }
 
-    @Test(arguments: Shape.allCases)
-    func a429WithRetryAfterAsAnHTTPDateWaitsUntilThatDate(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func a429WithRetryAfterAsAnHTTPDateWaitsUntilThatDate(_ shape: StackShape) async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
         let date = "Fri, 15 Jan 2027 08:00:07 GMT"
@@ -107,8 +84,8 @@ struct RetryTests {
         #expect(server.requestCount == 2)
     }
 
-    @Test(arguments: Shape.allCases)
-    func exhaustedRetriesEndInTheLastAttemptsStatusErrorAsWithoutRetry(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func exhaustedRetriesEndInTheLastAttemptsStatusErrorAsWithoutRetry(_ shape: StackShape) async throws {
         let server = try LoopbackServer { request in .text("busy \(request.sequenceNumber)", status: 503) }
         defer { server.stop() }
         let clock = TestClock()
@@ -121,8 +98,8 @@ struct RetryTests {
         #expect(server.requestCount == 3)
     }
 
-    @Test(arguments: Shape.allCases)
-    func theFinalStatusErrorOfARetriedCallSaysHowManyAttemptsWereMadeAndKeepsItsType(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func theFinalStatusErrorOfARetriedCallSaysHowManyAttemptsWereMadeAndKeepsItsType(_ shape: StackShape) async throws {
         let transport = shape.session(sending: stubTransport(data: Data(), status: 503)).transport(
             with: .retry(policy(3, backoff: .immediate), clock: TestClock()), .validatingStatus())
         let error = try #require(
@@ -132,8 +109,8 @@ struct RetryTests {
         #expect(error.description == "The server answered 503 (Service Unavailable) for https://shop.test/items after 3 attempts.")
     }
 
-    @Test(arguments: Shape.allCases)
-    func theFinalNetworkFailureOfARetriedCallSaysHowManyAttemptsWereMade(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func theFinalNetworkFailureOfARetriedCallSaysHowManyAttemptsWereMade(_ shape: StackShape) async throws {
         let url = URL(string: "https://shop.test/items")!
         let refused = stubTransport { _ in throw TransportError.networkFailure(URLError(.cannotConnectToHost), url: url.absoluteString) }
         let send = networking(
@@ -144,8 +121,8 @@ struct RetryTests {
         #expect(error.description.hasSuffix(" Gave up after 3 attempts."))
     }
 
-    @Test(arguments: Shape.allCases)
-    func aCallThatIsNotRetriedSaysNothingOfAttempts(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aCallThatIsNotRetriedSaysNothingOfAttempts(_ shape: StackShape) async throws {
         let transport = shape.session(sending: stubTransport(data: Data(), status: 404)).transport(
             with: .retry(policy(3, backoff: .immediate), clock: TestClock()), .validatingStatus())
         let error = await #expect(throws: HTTPStatusError.self) {
@@ -155,16 +132,16 @@ struct RetryTests {
         #expect(error?.description == "The server answered 404 (Not Found) for https://shop.test/x.")
     }
 
-    @Test(arguments: Shape.allCases)
-    func aRetryableStatusOnTheLastAttemptIsReturnedAsItCame(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aRetryableStatusOnTheLastAttemptIsReturnedAsItCame(_ shape: StackShape) async throws {
         let transport = shape.session(sending: stubTransport(data: Data("busy".utf8), status: 503)).transport(
             with: .retry(policy(2, backoff: .immediate), clock: TestClock()))
         let (_, response) = try await transport(URLRequest(url: URL(string: "https://shop.test/")!))
         #expect((response as? HTTPURLResponse)?.statusCode == 503)
     }
 
-    @Test(arguments: Shape.allCases)
-    func aTransientTransportErrorIsRetriedAndABadURLIsNot(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aTransientTransportErrorIsRetriedAndABadURLIsNot(_ shape: StackShape) async throws {
         let attempts = Counter()
         let flaky = stubTransport { request in
             if attempts.increment() < 3 { throw URLError(.networkConnectionLost) }
@@ -196,8 +173,8 @@ struct RetryTests {
         #expect(RetryPolicy.default.isRetryable(URLError(.cancelled)) == false)
     }
 
-    @Test(arguments: Shape.allCases)
-    func cancellingDuringTheBackoffStopsAtOnce(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func cancellingDuringTheBackoffStopsAtOnce(_ shape: StackShape) async throws {
         let attempts = Counter()
         let failing = stubTransport { _ in
             attempts.increment()
@@ -212,8 +189,8 @@ struct RetryTests {
         #expect(attempts.value == 1)
     }
 
-    @Test(arguments: Shape.allCases)
-    func theBackoffIsUsedWhenTheServerSaysNothing(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func theBackoffIsUsedWhenTheServerSaysNothing(_ shape: StackShape) async throws {
         let attempts = Counter()
         let flaky = stubTransport { request in
             attempts.increment() < 2 ? (Data(), stubResponse(for: request, status: 502)) : (Data("ok".utf8), stubResponse(for: request))
@@ -228,8 +205,8 @@ struct RetryTests {
         #expect(try await call.value.0 == Data("ok".utf8))
     }
 
-    @Test(arguments: Shape.allCases)
-    func yourOwnErrorsAreRetriedWhenThePolicySaysSo(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func yourOwnErrorsAreRetriedWhenThePolicySaysSo(_ shape: StackShape) async throws {
         struct Flaky: Error {}
         let attempts = Counter()
         let transport = stubTransport { request in
@@ -250,8 +227,8 @@ struct RetryTests {
         #expect(RetryPolicy.default.isRetryable(TimeoutError(limit: .seconds(1))))
     }
 
-    @Test(arguments: Shape.allCases)
-    func aBackoffTooLongForTheSystemsTimersWaitsUntilCancelled(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aBackoffTooLongForTheSystemsTimersWaitsUntilCancelled(_ shape: StackShape) async throws {
         let attempts = Counter()
         let transport = shape.session(
             sending: stubTransport { _ in
@@ -284,8 +261,8 @@ struct RetryTests {
         #expect(inTask.values == [false])
     }
 
-    @Test(arguments: Shape.allCases)
-    func cancellingDuringAnAttemptStopsAtOnceAndStartsNoOther(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func cancellingDuringAnAttemptStopsAtOnceAndStartsNoOther(_ shape: StackShape) async throws {
         let attempts = Counter()
         let started = Promise<Void>()
         let hanging: Transport = { _ in
@@ -303,8 +280,8 @@ struct RetryTests {
         #expect(attempts.value == 1)
     }
 
-    @Test(arguments: Shape.allCases)
-    func eachAttemptGoesOutWithTheCallersContext(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func eachAttemptGoesOutWithTheCallersContext(_ shape: StackShape) async throws {
         let seen = Collected<UUID?>()
         let flaky = stubTransport { request in
             seen.append(RequestContext.current.id)

@@ -60,8 +60,8 @@ struct ThrottlingTests {
         #expect(throttle.inFlightCount == 0)
     }
 
-    @Test(arguments: Shape.allCases)
-    func waitingRequestsGoFirstInFirstOut(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func waitingRequestsGoFirstInFirstOut(_ shape: StackShape) async throws {
         let upstream = GatedTransport()
         let throttle = RequestThrottle(maxConcurrent: 1)
         let transport = shape.session(sending: upstream.transport).transport(with: .throttled(by: throttle))
@@ -82,8 +82,8 @@ struct ThrottlingTests {
         #expect(upstream.paths == ["/held"] + (1...10).map { "/\($0)" })
     }
 
-    @Test(arguments: Shape.allCases)
-    func aCancelledWaiterLeavesTheQueueAtOnceAndTheNextGetsTheSlot(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aCancelledWaiterLeavesTheQueueAtOnceAndTheNextGetsTheSlot(_ shape: StackShape) async throws {
         let upstream = GatedTransport()
         let throttle = RequestThrottle(maxConcurrent: 1)
         let transport = shape.session(sending: upstream.transport).transport(with: .throttled(by: throttle))
@@ -107,8 +107,8 @@ struct ThrottlingTests {
         #expect(throttle.waitingCount == 0)
     }
 
-    @Test(arguments: Shape.allCases)
-    func aFailedRequestGivesItsSlotBack(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aFailedRequestGivesItsSlotBack(_ shape: StackShape) async throws {
         let throttle = RequestThrottle(maxConcurrent: 1)
         let failing = shape.session(sending: stubTransport { _ in throw URLError(.notConnectedToInternet) }).transport(
             with: .throttled(by: throttle))
@@ -120,8 +120,8 @@ struct ThrottlingTests {
         #expect(throttle.inFlightCount == 0)
     }
 
-    @Test(arguments: Shape.allCases)
-    func aCancelledRequestInFlightGivesItsSlotBack(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aCancelledRequestInFlightGivesItsSlotBack(_ shape: StackShape) async throws {
         let upstream = GatedTransport()
         let throttle = RequestThrottle(maxConcurrent: 1)
         let transport = shape.session(sending: upstream.transport).transport(with: .throttled(by: throttle))
@@ -141,8 +141,8 @@ struct ThrottlingTests {
         #expect(throttle.inFlightCount == 0)
     }
 
-    @Test(arguments: Shape.allCases)
-    func aRequestWaitingForItsBusyHostDoesNotHoldBackOtherHosts(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func aRequestWaitingForItsBusyHostDoesNotHoldBackOtherHosts(_ shape: StackShape) async throws {
         let upstream = GatedTransport()
         let throttle = RequestThrottle(maxConcurrent: 2, perHost: 1)
         let transport = shape.session(sending: upstream.transport).transport(with: .throttled(by: throttle))
@@ -162,8 +162,8 @@ struct ThrottlingTests {
         #expect(upstream.paths == ["/a1", "/b1", "/a2"])
     }
 
-    @Test(arguments: Shape.allCases)
-    func differentPortsAreDifferentHosts(_ shape: Shape) async throws {
+    @Test(arguments: StackShape.allCases)
+    func differentPortsAreDifferentHosts(_ shape: StackShape) async throws {
         let upstream = GatedTransport()
         let throttle = RequestThrottle(maxConcurrent: 4, perHost: 1)
         let transport = shape.session(sending: upstream.transport).transport(with: .throttled(by: throttle))
@@ -183,7 +183,7 @@ struct ThrottlingTests {
     @Test func awaitedAndDirectCallersWaitInOneQueueInOneOrder() async throws {
         let upstream = GatedTransport()
         let throttle = RequestThrottle(maxConcurrent: 1)
-        let transports = Shape.allCases.map { $0.session(sending: upstream.transport).transport(with: .throttled(by: throttle)) }
+        let transports = StackShape.allCases.map { $0.session(sending: upstream.transport).transport(with: .throttled(by: throttle)) }
 
         let holder = Task { try await transports[0](Self.request("/held")).0 }
         try #require(await TrafficTestSupport.waitUntil { upstream.paths == ["/held"] })
@@ -295,39 +295,6 @@ struct ThrottlingTests {
     }
 
     // MARK: - Helpers
-
-    /// The two shapes a composer runs in: awaited (`NetworkSession(sending:)`) and direct
-    /// (`directNetworkSession(sending:)`, the composer's direct form).
-    enum Shape: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case awaited, direct
-
-        var testDescription: String { rawValue }
-
-        /// A session over `transport` whose stacks run in this shape.
-        func session(sending transport: @escaping Transport) -> NetworkSession {
-            switch self {
-            case .awaited: NetworkSession(sending: transport)
-            case .direct: directNetworkSession(sending: transport)
-            }
-        }
-    }
-
-    /// Records whether the code that calls ``record()`` ran outside any task.
-    final class TaskWitness: @unchecked Sendable {
-        private let lock = NSLock()
-        private var outside: Bool?
-
-        /// Records whether the caller runs outside any task.
-        func record() {
-            let outsideTask = withUnsafeCurrentTask { $0 == nil }
-            lock.withLock { outside = outsideTask }
-        }
-
-        /// `true` when ``record()`` ran outside any task, `nil` when it did not run.
-        var ranOutsideTask: Bool? {
-            lock.withLock { outside }
-        }
-    }
 
     private static func request(_ path: String, host: String = "shop.test") -> URLRequest {
         URLRequest(url: URL(string: "https://\(host)\(path)")!)
