@@ -24,10 +24,9 @@ final class RetriedCall<C: Clock>: @unchecked Sendable where C.Duration == Durat
     /// The call's answer: the last attempt's, or the error that ended the call.
     private let answer = Promise<(Data, URLResponse)>()
     private let lock = NSLock()
-    /// The attempt in flight, if any. Guarded by `lock`.
-    private var attemptInFlight: Future<(Data, URLResponse)>?
-    /// The wait in progress, if any. Guarded by `lock`.
-    private var waitInProgress: Future<Void>?
+    /// What stops the step in progress (the attempt in flight or the wait before the next), if
+    /// any. Guarded by `lock`.
+    private var stopStep: (@Sendable () -> Void)?
     /// The number of the attempt in flight, or of the one the wait in progress comes before.
     /// Guarded by `lock`.
     private var attemptNumber = 1
@@ -58,25 +57,12 @@ final class RetriedCall<C: Clock>: @unchecked Sendable where C.Duration == Durat
         }
         context.record?.noteAttempt(number)
         let attempt = next(request, context)
-        let held = lock.withLock {
-            guard !isCancelled else { return false }
-            attemptInFlight = attempt
-            attemptNumber = number
-            return true
-        }
-        guard held else {
-            attempt.cancel()
-            return
-        }
-        attempt.observe { [self] result in decide(result) }
+        guard hold(attempt, as: number) else { return }
+        attempt.observe { [self] result in decide(result, attempt: endStep()) }
     }
 
-    /// Answers with `result`, the outcome of the attempt in flight, or waits and makes the next.
-    private func decide(_ result: Result<(Data, URLResponse), any Error>) {
-        let number = lock.withLock {
-            attemptInFlight = nil
-            return attemptNumber
-        }
+    /// Answers with `result`, the outcome of attempt `number`, or waits and makes the next.
+    private func decide(_ result: Result<(Data, URLResponse), any Error>, attempt number: Int) {
         let wait: Duration
         switch result {
         case .success(let (data, response)):
@@ -106,21 +92,9 @@ final class RetriedCall<C: Clock>: @unchecked Sendable where C.Duration == Durat
         let clock = clock
         let deadline = clock.now.advanced(by: schedulable(wait))
         let sleep = Future<Void>.startedImmediately { try await clock.sleep(until: deadline, tolerance: nil) }
-        let held = lock.withLock {
-            guard !isCancelled else { return false }
-            waitInProgress = sleep
-            attemptNumber = number
-            return true
-        }
-        guard held else {
-            sleep.cancel()
-            return
-        }
+        guard hold(sleep, as: number) else { return }
         sleep.observe { [self] result in
-            let number = lock.withLock {
-                waitInProgress = nil
-                return attemptNumber
-            }
+            let number = endStep()
             switch result {
             case .success: attempt(number)
             case .failure(let error): answer.reject(with: error)
@@ -128,17 +102,36 @@ final class RetriedCall<C: Clock>: @unchecked Sendable where C.Duration == Durat
         }
     }
 
+    /// Makes `step` (an attempt, or the wait before attempt `number`) the step in progress, for
+    /// ``cancel()`` to stop: `false`, with `step` cancelled, when the call was cancelled first.
+    private func hold<Value: Sendable>(_ step: Future<Value>, as number: Int) -> Bool {
+        let held = lock.withLock {
+            guard !isCancelled else { return false }
+            stopStep = { step.cancel() }
+            attemptNumber = number
+            return true
+        }
+        if !held {
+            step.cancel()
+        }
+        return held
+    }
+
+    /// Ends the step in progress, which has given its outcome: the number of its attempt.
+    private func endStep() -> Int {
+        lock.withLock {
+            stopStep = nil
+            return attemptNumber
+        }
+    }
+
     /// Stops the call: cancels the attempt or the wait in progress; none starts after this.
     private func cancel() {
-        let (attempt, wait) = lock.withLock {
+        let stop = lock.withLock {
             isCancelled = true
-            defer {
-                attemptInFlight = nil
-                waitInProgress = nil
-            }
-            return (attemptInFlight, waitInProgress)
+            defer { stopStep = nil }
+            return stopStep
         }
-        attempt?.cancel()
-        wait?.cancel()
+        stop?()
     }
 }
