@@ -42,12 +42,21 @@ func processorTicks(ofThread id: String) -> Int? {
     return user + system
 }
 
+/// A real-time limit of a wait that only stops a bug from hanging the run: `limit`, or four
+/// times it when `.ci/run` runs the suite under a sanitizer (`FUNCTIONAL_NETWORKING_SANITIZER`
+/// set), where the whole suite runs about three times slower on its two threads and waits of
+/// 30 s ran out (35–38 s) in tests that take under a second alone.
+func underSanitizer(_ limit: Duration) -> Duration {
+    ProcessInfo.processInfo.environment["FUNCTIONAL_NETWORKING_SANITIZER"] == nil ? limit : limit * 4
+}
+
 /// Waits until `condition` holds, looking every 10 ms, and fails the test when it still does
-/// not after `limit`.
+/// not after `limit` (four times it under a sanitizer).
 func waitUntil(
     within limit: Duration = .seconds(30), _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () -> Bool
 ) async throws {
+    let limit = underSanitizer(limit)
     let deadline = ContinuousClock.now + limit
     while !condition() {
         try #require(ContinuousClock.now < deadline, "Timed out after \(limit) waiting until \(what)", sourceLocation: sourceLocation)

@@ -40,18 +40,19 @@ func makeShopServer() throws -> LoopbackServer {
 }
 
 extension Future {
-    /// The result, bounded by a real-time limit so that a bug fails the test instead of hanging.
+    /// The result, bounded by a real-time limit so that a bug fails the test instead of hanging
+    /// (four times `limit` under a sanitizer: see ``underSanitizer(_:)``).
     func result(within limit: Duration = .seconds(30)) async -> Result<Value, any Error> {
         do {
-            return .success(try await timeout(after: limit).value)
+            return .success(try await timeout(after: underSanitizer(limit)).value)
         } catch {
             return .failure(error)
         }
     }
 
-    /// The value, bounded by a real-time limit.
+    /// The value, bounded by a real-time limit (four times `limit` under a sanitizer).
     func value(within limit: Duration = .seconds(30)) async throws -> Value {
-        try await timeout(after: limit).value
+        try await timeout(after: underSanitizer(limit)).value
     }
 }
 

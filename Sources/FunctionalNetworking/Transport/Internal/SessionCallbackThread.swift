@@ -9,8 +9,8 @@ import Foundation
 /// does): so a future completed there is completed from a global queue instead (its observers
 /// are the caller's code), a request started there is made on another queue
 /// (``SessionDelegate/start(_:on:limit:context:)``), and an operation started there is not run
-/// at once (`Future.startedImmediately`). On Apple platforms the callbacks run on the package's own queue, which making a task never
-/// waits for, and nothing marks the thread.
+/// at once (`Future.startedImmediately`). On Apple platforms the callbacks run on the
+/// package's own queue, which making a task never waits for, and nothing marks the thread.
 enum SessionCallbackThread {
     /// The thread-specific key; its value is non-nil while a callback runs.
     private static let key: pthread_key_t = {

@@ -47,8 +47,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     /// Sends `request` on `session`: the future of its body (at most `limit` decoded bytes) and
     /// response, completed by the task's last callback (on Linux, from a global queue: see
-    /// `complete(_:with:)`). A redirect
-    /// comes back as the 3xx response itself. Cancelling the future cancels the URLSession task.
+    /// `complete(_:with:)`). A redirect comes back as the 3xx response itself. Cancelling the
+    /// future cancels the URLSession task.
     ///
     /// The URLSession task is made and resumed on the calling thread, as URLSession's own
     /// methods do, except on a thread that runs a session's callbacks (an observer of another
