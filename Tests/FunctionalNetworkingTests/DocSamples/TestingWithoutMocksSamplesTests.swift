@@ -9,8 +9,21 @@ import FoundationNetworking
 #endif
 
 // The samples of FunctionalNetworking.docc/TestingWithoutMocks.md, as the article shows them.
-// `Product`, `Future.value(within:)` (Support/Shop.swift), `ProductLoader` and
-// `Endpoint.product(withID:)` (ProductLoaderTests.swift) are the test target's own.
+// `Product`, `ProductLoader` and `Endpoint.product(withID:)` (ProductLoaderTests.swift) are the
+// test target's own. So is the `Future.value(within:)` the other tests use (Support/Shop.swift),
+// which also stretches its limit under a sanitizer; the article's helper, as written, is below,
+// on futures of a value of this file only, so that the two never meet.
+
+fileprivate struct Bounded: Equatable, Sendable {
+    let number: Int
+}
+
+extension Future where Value == Bounded {
+    /// The value, bounded by a real-time limit.
+    func value(within limit: Duration = .seconds(30)) async throws -> Value {
+        try await timeout(after: limit).value
+    }
+}
 
 fileprivate struct ProductService: Sendable {
     let loadProduct: @Sendable (Product.ID) -> Future<Product>
@@ -22,6 +35,12 @@ fileprivate struct ProductService: Sendable {
 
 @Suite("Samples: Testing without mocks")
 struct TestingWithoutMocksSamplesTests {
+    @Test func theArticlesBoundedWaitGivesTheValueOrFailsAtItsLimit() async throws {
+        #expect(try await Promise(value: Bounded(number: 7)).value(within: .seconds(30)) == Bounded(number: 7))
+        let never = Promise<Bounded>()
+        await #expect(throws: TimeoutError.self) { try await never.value(within: .milliseconds(50)) }
+    }
+
     @Test func theServiceNamesTheLoadedProduct() async throws {
         let service = ProductService { id in Promise(value: Product(id: id, name: "iPad Pro")) }
         #expect(try await service.name(of: 7).value(within: .seconds(30)) == "iPad Pro")
