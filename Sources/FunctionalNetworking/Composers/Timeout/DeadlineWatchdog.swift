@@ -8,8 +8,9 @@ import Futures
 /// The entries are kept in the order of their deadlines. The deadlines of one composer are the
 /// arrival times plus one limit, so a new entry nearly always goes at the end; one that comes
 /// before the timer's wake-up restarts the timer. An entry removed before its deadline leaves
-/// the list once it reaches the front; the timer wakes at most once for it, and ends when
-/// nothing is left to watch.
+/// the list once it reaches the front; when none is left, the timer is cancelled at once, so
+/// that no task sleeps on for deadlines nobody waits for (on a test clock that never reaches
+/// them, it slept for ever, holding the watchdog and the clock).
 final class DeadlineWatchdog<C: Clock>: @unchecked Sendable {
     /// A deadline being watched; what runs when it passes is kept by the watchdog, under its
     /// lock, until the deadline passes or the entry is removed.
@@ -33,6 +34,8 @@ final class DeadlineWatchdog<C: Clock>: @unchecked Sendable {
     /// another generation current has been replaced and ends.
     private var wake: C.Instant?
     private var generation = 0
+    /// The running timer's task, cancelled when it is replaced or nothing is left to watch.
+    private var timer: Task<Void, Never>?
 
     init(clock: C) {
         self.clock = clock
@@ -76,17 +79,25 @@ final class DeadlineWatchdog<C: Clock>: @unchecked Sendable {
             wake = deadline
             generation += 1
             let current = generation
-            Task.detached { [self] in await run(from: deadline, generation: current) }
+            timer?.cancel()
+            timer = Task.detached { [self] in await run(from: deadline, generation: current) }
         }
         return entry
     }
 
-    /// Stops watching `entry`: its `expire` will not run.
+    /// Stops watching `entry`: its `expire` will not run. The timer stops once nothing is left.
     func remove(_ entry: Entry) {
-        lock.withLock {
+        let stopped: Task<Void, Never>? = lock.withLock {
             expiries[ObjectIdentifier(entry)] = nil
             dropRemovedAtFront()
+            guard entries.isEmpty, let running = timer else { return nil }
+            // The running timer finds another generation current and ends.
+            generation += 1
+            wake = nil
+            timer = nil
+            return running
         }
+        stopped?.cancel()
     }
 
     /// The timer: sleeps until `deadline`, expires what is due, and goes on until nothing is left
@@ -110,6 +121,9 @@ final class DeadlineWatchdog<C: Clock>: @unchecked Sendable {
                 dropRemovedAtFront()
                 let next = head < entries.count ? entries[head].deadline : nil
                 wake = next
+                if next == nil {
+                    timer = nil
+                }
                 return (due, next)
             }
             for expire in due {

@@ -39,6 +39,25 @@ struct DeadlineWatchdogTests {
         #expect(expired.all == Array(1...100))
     }
 
+    @Test func removingTheLastDeadlineStopsTheTimerAtOnce() async throws {
+        // Were it left asleep until its deadline, a clock that never reaches it would keep the
+        // timer's task, the watchdog and the clock alive for ever.
+        let clock = TestClock()
+        let watchdog = DeadlineWatchdog(clock: clock)
+        let expired = Expirations()
+        let first = watchdog.watch(until: clock.now.advanced(by: .seconds(60))) { expired.note(1) }
+        let second = watchdog.watch(until: clock.now.advanced(by: .seconds(90))) { expired.note(2) }
+        try await clock.waitForSleepers(count: 1)
+        watchdog.remove(first)
+        #expect(clock.sleeperCount == 1)  // the second is still watched
+        watchdog.remove(second)
+        try await waitUntil { clock.sleeperCount == 0 }
+        _ = watchdog.watch(until: clock.now.advanced(by: .seconds(1))) { expired.note(3) }
+        try await clock.waitForSleepers(count: 1)
+        clock.advance(by: .seconds(120))
+        try await waitUntil { expired.all == [3] }
+    }
+
     @Test func aRemovedDeadlineNeverExpiresAndTheTimerEndsWhenNothingIsLeft() async throws {
         let clock = TestClock()
         let watchdog = DeadlineWatchdog(clock: clock)
@@ -62,7 +81,9 @@ struct DeadlineWatchdogTests {
         _ = watchdog.watch(until: clock.now.advanced(by: .seconds(10))) { expired.note(10) }
         try await clock.waitForSleepers(count: 1)
         _ = watchdog.watch(until: clock.now.advanced(by: .seconds(1))) { expired.note(1) }
-        try await clock.waitForSleepers(count: 2)  // a timer for the earlier one; the other ends when it wakes
+        // A timer for the earlier one takes over; the other is cancelled and sleeps no more.
+        try await waitUntil { clock.sleeperCount == 1 }
+        try await clock.waitForSleepers(count: 1)
         clock.advance(by: .seconds(1))
         try await waitUntil { expired.all == [1] }
         clock.advance(by: .seconds(9))
@@ -109,8 +130,7 @@ struct DeadlineWatchdogTests {
         let bounded = watchdog.bound(answer, until: clock.now.advanced(by: .seconds(2)), limit: .seconds(2))
         bounded.cancel()
         #expect(answer.isCancelled)
-        try await clock.waitForSleepers(count: 1)
-        clock.advance(by: .seconds(2))
+        // Nothing is left to watch: the timer is cancelled without the clock moving.
         try await waitUntil { clock.sleeperCount == 0 }
         #expect(bounded.result?.failure is CancellationError)
     }
