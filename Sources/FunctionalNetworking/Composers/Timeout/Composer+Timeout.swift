@@ -38,12 +38,12 @@ extension Composer {
         after duration: Duration,
         clock: some Clock<Duration> = ContinuousClock()
     ) -> Composer {
-        let watchdog = DeadlineWatchdog(clock: clock)
+        let owner = DeadlineWatchdog.Owner(clock: clock)
         let limit = schedulable(duration)
         let direct: @Sendable (@escaping DirectTransport) -> DirectTransport = { next in
             { request, context in
                 let deadline = clock.now.advanced(by: limit)
-                return watchdog.bound(next(request, context), until: deadline, limit: duration)
+                return owner.watchdog.bound(next(request, context), until: deadline, limit: duration)
             }
         }
         return Composer(

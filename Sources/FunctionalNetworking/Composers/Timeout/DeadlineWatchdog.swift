@@ -8,10 +8,27 @@ import Futures
 /// The entries are kept in the order of their deadlines. The deadlines of one composer are the
 /// arrival times plus one limit, so a new entry nearly always goes at the end; one that comes
 /// before the timer's wake-up restarts the timer. An entry removed before its deadline leaves
-/// the list once it reaches the front; when none is left, the timer is cancelled at once, so
-/// that no task sleeps on for deadlines nobody waits for (on a test clock that never reaches
-/// them, it slept for ever, holding the watchdog and the clock).
+/// the list once it reaches the front; the timer wakes at most once for it, and ends when
+/// nothing is left to watch. Its user holds it through an ``Owner``, whose release cancels the
+/// timer: asleep until a deadline its clock never reaches (a test clock), the timer would
+/// otherwise keep its task, the watchdog and the clock for ever.
 final class DeadlineWatchdog<C: Clock>: @unchecked Sendable {
+    /// Holds a watchdog for its user (the timeout composer) and stops its timer once released.
+    /// The timer holds the watchdog itself while it sleeps, so the watchdog outlives its user
+    /// until then.
+    final class Owner: Sendable {
+        let watchdog: DeadlineWatchdog
+
+        /// An owner of a new watchdog on `clock`.
+        init(clock: C) {
+            watchdog = DeadlineWatchdog(clock: clock)
+        }
+
+        deinit {
+            watchdog.stop()
+        }
+    }
+
     /// A deadline being watched; what runs when it passes is kept by the watchdog, under its
     /// lock, until the deadline passes or the entry is removed.
     final class Entry: Sendable {
@@ -34,7 +51,8 @@ final class DeadlineWatchdog<C: Clock>: @unchecked Sendable {
     /// another generation current has been replaced and ends.
     private var wake: C.Instant?
     private var generation = 0
-    /// The running timer's task, cancelled when it is replaced or nothing is left to watch.
+    /// The running timer's task, cancelled when a timer for an earlier deadline replaces it or
+    /// the owner is released.
     private var timer: Task<Void, Never>?
 
     init(clock: C) {
@@ -85,17 +103,22 @@ final class DeadlineWatchdog<C: Clock>: @unchecked Sendable {
         return entry
     }
 
-    /// Stops watching `entry`: its `expire` will not run. The timer stops once nothing is left.
+    /// Stops watching `entry`: its `expire` will not run.
     func remove(_ entry: Entry) {
-        let stopped: Task<Void, Never>? = lock.withLock {
+        lock.withLock {
             expiries[ObjectIdentifier(entry)] = nil
             dropRemovedAtFront()
-            guard entries.isEmpty, let running = timer else { return nil }
+        }
+    }
+
+    /// Cancels the timer; a later ``watch(until:expire:)`` starts another.
+    func stop() {
+        let stopped: Task<Void, Never>? = lock.withLock {
             // The running timer finds another generation current and ends.
             generation += 1
             wake = nil
-            timer = nil
-            return running
+            defer { timer = nil }
+            return timer
         }
         stopped?.cancel()
     }
